@@ -53,7 +53,8 @@ class Value {
   Graph* graph() const { return graph_; }
 
   void replaceAllUsesWith(Value* other);
-  // Only uses by nodes after `after` in program order (same or nested block).
+  // Only uses by nodes after `after` in program order (same or nested block;
+  // see Node::isBefore: uses inside `after`'s own blocks are kept).
   void replaceUsesAfter(Node* after, Value* other);
 
  private:
@@ -104,7 +105,9 @@ class Node {
   Node* owningNode() const;  // the loop/if node holding owningBlock(), or null
   Node* next() const { return next_; }
   Node* prev() const { return prev_; }
-  bool isBefore(const Node* other) const;  // program order, across nesting
+  // Program order, across nesting. A loop/if node is neither before nor after
+  // the nodes inside its own blocks (as in TorchScript).
+  bool isBefore(const Node* other) const;
 
   // Unlinks a node from its block and drops its input uses; its outputs must
   // be unused. Sub-blocks are destroyed with it.
@@ -116,6 +119,7 @@ class Node {
  private:
   friend class Graph;
   friend class Block;
+  friend class Value;
   Graph* graph_ = nullptr;
   const OpSchema* schema_ = nullptr;
   std::vector<Value*> inputs_;

@@ -63,14 +63,14 @@ class StaticValues {
   virtual const Constant* constant(const Value* v) const;
   // An int[] argument element by element (nullopt entries unknown); nullopt
   // when not even the length is known. A plain int counts as a 1-list.
-  std::optional<std::vector<std::optional<int64_t>>> intList(const Value* v) const;
+  virtual std::optional<std::vector<std::optional<int64_t>>> intList(const Value* v) const;
   std::optional<int64_t> intValue(const Value* v) const;
   std::optional<bool> boolValue(const Value* v) const;
   std::optional<double> doubleValue(const Value* v) const;
   bool isNone(const Value* v) const;
   // Types of the elements of a list built by prim.list_construct (or of a
   // constant list); nullopt when the list's length is not known statically.
-  std::optional<std::vector<TypePtr>> listElementTypes(const Value* v) const;
+  virtual std::optional<std::vector<TypePtr>> listElementTypes(const Value* v) const;
 };
 
 // Computes a node's output types from its inputs' types (and statically known
@@ -91,6 +91,20 @@ struct OpSchema {
   bool isView() const { return has(kView); }
   bool isInPlace() const { return has(kInPlace); }
 };
+
+// The static type a schema argument or return declares: Tensor ->
+// Type::tensor(), int[] -> List[int], Tensor[] -> List[Tensor], Scalar ->
+// float, Any -> Tensor (a placeholder the op's rule refines).
+TypePtr declaredType(const ArgSpec& spec);
+
+// Whether a value of static type `t` may fill `spec` in an IR node: the
+// call rules of resolve() below, where a plain int also fills an int[].
+bool argAccepts(const ArgSpec& spec, const TypePtr& t);
+// The first overload of `name` whose arguments the inputs fill exactly, in
+// order (kVarArgs ops: at least their declared arguments); null if none.
+// Used to read IR text back, where every node carries all its inputs.
+const OpSchema* findOverloadForInputs(const std::string& name,
+                                      const std::vector<TypePtr>& inputTypes);
 
 // One argument as a call site supplies it: its static type, and the
 // constant when it is one (for int-vs-int[] and None matching).

@@ -148,6 +148,8 @@ void addShapeAndViews(OpRegistry& r) {
   r.add("size(Tensor self, int dim) -> int", P);
   r.add("dim(Tensor self) -> int", P);
   r.add("numel(Tensor self) -> int", P);
+  // x.dtype when the dtype is not known while emitting.
+  r.add("prim.dtype(Tensor self) -> ScalarType", P);
 }
 
 void addCopies(OpRegistry& r) {
@@ -169,7 +171,8 @@ void addInPlace(OpRegistry& r) {
     r.add(std::string(n) + "(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor", I);
     r.add(std::string(n) + "(Tensor self, Scalar other, *, Scalar alpha=1) -> Tensor", I);
   }
-  for (const char* n : {"mul_", "div_", "pow_"}) {
+  for (const char* n : {"mul_", "div_", "pow_", "floor_divide_", "remainder_", "bitwise_and_",
+                        "bitwise_or_", "bitwise_xor_"}) {
     r.add(std::string(n) + "(Tensor self, Tensor other) -> Tensor", I);
     r.add(std::string(n) + "(Tensor self, Scalar other) -> Tensor", I);
   }
@@ -217,6 +220,9 @@ void addScalarAndContainers(OpRegistry& r) {
   r.add("prim.tuple_unpack(Any tuple) -> ()", P | kVarRets);
   r.add("prim.tuple_index(Any tuple, int index) -> Any", P);
   r.add("prim.raise(str message) -> ()", 0);
+  // A placeholder whose type the emitter fixes (the return value carried
+  // through a loop before any `return` inside it has run).
+  r.add("prim.uninitialized() -> Any", P);
   r.add("list.get(Any[] list, int index) -> Any", P);
   r.add("list.set(Any[] list, int index, Any value) -> Any[]", P);  // a new list
   r.add("list.append(Any[] list, Any value) -> Any[]", P);          // a new list

@@ -37,7 +37,7 @@ class Type {
   static TypePtr floatT();
   static TypePtr boolT();
   static TypePtr none();
-  static TypePtr str();
+  static TypePtr strT();
   static TypePtr dtypeT();
   static TypePtr list(TypePtr elem);
   static TypePtr tuple(std::vector<TypePtr> elems);

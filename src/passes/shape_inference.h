@@ -6,7 +6,9 @@
 //   %y : Tensor = sum(%x, %d, %k, %t)  ->  %y : f32[3] = sum(...)
 //
 // Throws UserError at the offending node's location on shape or dtype errors
-// (broadcast mismatch, bad dim, bad view size, ...).
+// (broadcast mismatch, bad dim, bad view size, ...) in code that surely runs.
+// An error inside a branch or loop body that might not run is left to run
+// time, as PyTorch does: the node's types then come from the paths that work.
 #pragma once
 #include <vector>
 
