@@ -64,16 +64,21 @@ class Tensor {
   // Element conversion into a new tensor of `dtype`.
   Tensor to(DType dtype) const;
   // Writes src (broadcast to this shape, converted to this dtype) into this.
-  void copyFrom(const Tensor& src);
+  void copyFrom(const Tensor& src) const;
   // Fills every element with v (converted to this dtype).
-  void fill(double v);
+  void fill(double v) const;
+  // The same for an integer value (exact for large int64).
+  void fillInt(int64_t v) const;
+  // This tensor broadcast to `sizes` (a view with stride 0 on broadcast
+  // dims); UserError if the shapes do not broadcast to exactly `sizes`.
+  Tensor expandTo(const Shape& sizes) const;
 
   // Element access by flat logical index (row-major over sizes); slow paths
   // for tests and scalars.
   double getDouble(int64_t linearIndex) const;
   int64_t getInt(int64_t linearIndex) const;
-  void setDouble(int64_t linearIndex, double v);
-  void setInt(int64_t linearIndex, int64_t v);
+  void setDouble(int64_t linearIndex, double v) const;
+  void setInt(int64_t linearIndex, int64_t v) const;
   // A 0-dim tensor's single value.
   double item() const { return getDouble(0); }
 
@@ -87,12 +92,17 @@ class Tensor {
   int64_t offset_ = 0;
 };
 
+// A 0-dim tensor holding one value.
+Tensor scalarTensor(double v, DType dtype);
+Tensor scalarTensorInt(int64_t v, DType dtype);
+
 // Row-major strides for sizes.
 Shape contiguousStrides(const Shape& sizes);
 int64_t numelOf(const Shape& sizes);
 std::string shapeToString(const Shape& sizes);
 
-// Calls f(outOffset, inOffsets...) for every element of a shape, walking
+// See interp/strided_loop.h for the fast, templated walker used by kernels.
+// Calls f(offsets) for every element of a shape, walking
 // several strided operands together; the innermost dimension is a tight
 // loop. Strides are per operand, same rank as sizes (0 for broadcast dims).
 void forEachIndex(const Shape& sizes, const std::vector<const Shape*>& strides,
