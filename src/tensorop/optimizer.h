@@ -1,0 +1,48 @@
+// Optimizer passes over a tensor operation's loops (see stitch::tensorop::
+// optimize for the driver). Each pass rewrites the Dimension list in place.
+//
+// Example: a 1024^3 GEMM (m, n, k; column-major) with the default options
+// becomes  n:seq:2  m:seq:16  n:prim:512  k:prim:512  k:prim:2 (batch-reduce)
+// m:prim:64, i.e. a BRGEMM over the whole reduction per 64 x 512 C block.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "stitch/tensorop.h"
+
+namespace stitch::tensorop::passes {
+
+// Drops loops of size 1; they only cost iterations.
+void removeUnitDimensions(std::vector<Dimension>& dims);
+
+// Merges a dim smaller than min_size with a dim of the same type that sits
+// directly outside it in every tensor (stride = inner size * inner stride).
+void fuseDimensions(std::vector<Dimension>& dims, int64_t min_size);
+
+// Splits dims larger than max_size into an outer loop and an inner part
+// <= max_size, preferring inner sizes that suit the kernel (multiples of
+// the vector width for m) and keeping both parts >= min_size where possible.
+void splitDimensions(std::vector<Dimension>& dims, int64_t min_size,
+                     int64_t max_size);
+// Contractions: also split m and k dims to the kernel's cache-friendly caps.
+void splitContractionDimensions(std::vector<Dimension>& dims,
+                                const OptimizerOptions& options);
+
+// Marks the kernel's dims as prim (m, n, k and a batch-reduce k for
+// contractions; one or two dims for unary/binary) and everything else seq.
+// Returns the main primitive (gemm or brgemm for contractions).
+// The batch-reduce dim is cut so that the A panel M*K*BR fits
+// max_a_panel_bytes (16x that when the kernel packs a far-strided A); the
+// rest of that reduction becomes a seq loop.
+ptype_t identifyPrimitives(std::vector<Dimension>& dims, ptype_t main,
+                           int64_t max_a_panel_bytes = INT64_MAX);
+
+// Orders the non-prim loops: reduction loops innermost (the output block
+// stays in cache across them), the rest by decreasing output stride.
+void reorderLoops(std::vector<Dimension>& dims);
+
+// Turns outer non-k loops into shared loops until their combined trip count
+// reaches thread_target, then moves them to the front.
+void parallelizeLoops(std::vector<Dimension>& dims, int64_t thread_target);
+
+}  // namespace stitch::tensorop::passes
