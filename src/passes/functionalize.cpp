@@ -1,0 +1,45 @@
+#include "passes/functionalize.h"
+
+#include <algorithm>
+
+#include "passes/block_propagation.h"
+#include "passes/identity_carries.h"
+#include "passes/remove_inplace.h"
+#include "passes/remove_update.h"
+#include "passes/rename.h"
+#include "passes/rewrite_mutation.h"
+
+namespace stitch {
+
+// After block propagation every write to a graph input shows as a marker in
+// the top block; its final version becomes an extra output (rename resolves
+// the returned input to that version).
+FunctionalizeResult returnMutatedInputs(Graph& g) {
+  FunctionalizeResult result;
+  result.originalOutputs = g.outputs().size();
+  for (Node* n : *g.top()) {
+    if (!n->is("tssa.update")) continue;
+    const std::vector<Value*>& inputs = g.inputs();
+    auto it = std::find(inputs.begin(), inputs.end(), n->input(1));
+    if (it == inputs.end()) continue;
+    size_t index = it - inputs.begin();
+    auto& written = result.writtenBackInputs;
+    if (std::find(written.begin(), written.end(), index) == written.end()) written.push_back(index);
+  }
+  std::sort(result.writtenBackInputs.begin(), result.writtenBackInputs.end());
+  for (size_t index : result.writtenBackInputs) g.addOutput(g.inputs()[index]);
+  return result;
+}
+
+FunctionalizeResult functionalize(Graph& graph) {
+  removeInplace(graph);
+  removeIdentityCarries(graph);
+  rewriteMutation(graph);
+  propagateBlocks(graph);
+  FunctionalizeResult result = returnMutatedInputs(graph);
+  renameVersions(graph);
+  removeUpdates(graph);
+  return result;
+}
+
+}  // namespace stitch

@@ -1,0 +1,59 @@
+// functionalize (FuncTs / TensorSSA): turns an imperative graph (views,
+// in-place ops, writes through views, inside loops and branches) into a pure
+// one: only immut.* Access/Assign ops and pure ops remain, every write makes
+// a new value. Runs, in order:
+//
+//   remove-inplace     add_(x, y)             -> copy_(x, add(x, y))
+//   (identity carries) loop/if slots that are the same tensor all along are
+//                      replaced by that tensor (identity_carries.h)
+//   rewrite-mutation   select(x, 0, i)        -> immut.select(x, 0, i)
+//                      copy_(view, src)       -> immut.*_rev up to the root,
+//                                                re-derived aliases, tssa.update
+//   block-propagation  updates inside loop/if -> loop-carried values / outputs
+//   rename             uses after tssa.update(new, old) read `new`
+//   remove-update      drops the markers and the dead Access ops
+//
+//   def f(x: Tensor, i: int):          graph(%x, %i):
+//       x[i] = x[i] + 1          ->      %v = immut.select(%x, 0, %i)
+//       return x * 2                     %a = add(%v, 1, 1)
+//                                        %x1 = immut.select_rev(%x, %a, 0, %i)
+//                                        %y = mul(%x1, 2)
+//                                        return (%y, %x1)
+//
+// Mutated graph inputs. The imperative program may write into its inputs
+// (directly, through views, or into tensors held by an input list). The
+// functional graph cannot, so it returns their final values as extra outputs:
+// the graph's outputs become (original outputs..., new value of input
+// writtenBackInputs[0], new value of input writtenBackInputs[1], ...), in
+// increasing input order. Each extra output has its input's type (a tensor,
+// or a list whose elements are the inputs' tensors' new values). A runtime
+// that must behave like the imperative program copies extra output k into
+// input writtenBackInputs[k] (element-wise for a list) and hides the extra
+// outputs from the caller.
+//
+// The graph should have static types (shape inference): chunk/split/unbind,
+// flatten and reshapes of views need static sizes. Throws UserError (with the
+// node's location) for aliasing it cannot express rather than produce a wrong
+// program; see rewrite_mutation.h for the cases. On a throw the graph is left
+// half-rewritten: functionalize a clone when a fallback is wanted.
+#pragma once
+#include <cstddef>
+#include <vector>
+
+#include "ir/graph.h"
+
+namespace stitch {
+
+struct FunctionalizeResult {
+  size_t originalOutputs = 0;           // outputs before the extra ones
+  std::vector<size_t> writtenBackInputs;  // input index of each extra output
+};
+
+FunctionalizeResult functionalize(Graph& graph);
+
+// The step between block-propagation and rename, exposed so a driver can run
+// (and log) the sub-passes one by one: appends the inputs written through
+// tssa.update markers in the top block as extra outputs.
+FunctionalizeResult returnMutatedInputs(Graph& graph);
+
+}  // namespace stitch

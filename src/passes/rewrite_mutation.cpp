@@ -1,0 +1,259 @@
+#include "passes/rewrite_mutation.h"
+
+#include <set>
+
+#include "passes/alias_analysis.h"
+#include "passes/view_to_access.h"
+
+namespace stitch {
+
+namespace {
+
+void collectCopies(Block* b, std::vector<Node*>& out) {
+  for (Node* n : b->nodes()) {
+    for (Block* sub : n->blocks()) collectCopies(sub, out);
+    if (n->is("copy_") || n->is("fill_") || n->is("zero_")) out.push_back(n);
+  }
+}
+
+// Whether v is in scope at `at` (defined in the same or an enclosing
+// block, earlier in program order).
+bool visibleAt(const Value* v, const Node* at) {
+  const Node* def = v->node();
+  const Block* home = def->owningBlock();
+  for (const Block* b = at->owningBlock(); b != nullptr;) {
+    if (b == home) return v->isBlockParam() || def->isBefore(at);
+    const Node* owner = b->owningNode();
+    b = owner ? owner->owningBlock() : nullptr;
+  }
+  return false;
+}
+
+class MutationRewriter {
+ public:
+  MutationRewriter(Graph& g, AliasTree tree) : g_(g), tree_(std::move(tree)) {}
+
+  void run() {
+    std::vector<Node*> copies;
+    collectCopies(g_.top(), copies);
+    recordLiveAliases(g_.top());
+    for (Node* c : copies) written_.insert(tree_.rootOf(c->input(0)));
+    checkExpressible(g_.top());
+    for (Node* c : copies) rewriteCopy(c);
+  }
+
+ private:
+  // Aliases nobody reads, writes or views never need re-deriving.
+  void recordLiveAliases(Block* b) {
+    for (Node* n : b->nodes()) {
+      for (Block* sub : n->blocks()) recordLiveAliases(sub);
+      for (Value* o : n->outputs())
+        if (tree_.isAlias(o) && o->hasUses()) live_.insert(o);
+    }
+  }
+
+  // Aliasing the alias tree cannot follow: a view carried through a loop or
+  // out of a branch, or a tensor reachable both through a list and directly
+  // (or a view put into a list). Refused when a write could make it matter.
+  void checkExpressible(Block* b) {
+    for (Node* n : b->nodes()) {
+      for (Block* sub : n->blocks()) checkExpressible(sub);
+      if (n->is("prim.loop")) checkLoop(n);
+      if (n->is("prim.if")) checkIf(n);
+      if (n->is("prim.list_construct") || n->is("list.append") || n->is("list.set")) checkListBuild(n);
+    }
+  }
+
+  bool touchedByWrites(Value* v) { return written_.count(tree_.rootOf(v)) != 0; }
+
+  [[noreturn]] void refuseFlow(Node* control, Value* passed) {
+    throw UserError("functionalization: a tensor flowing through a loop or branch (" + passed->debugName() +
+                        ") may alias another name that is written; not supported",
+                    control->loc());
+  }
+
+  // passed (a view, or a tensor from outside the node) becomes received: the
+  // two names share a buffer that the alias tree does not track.
+  void checkFlow(Node* control, Value* passed, Value* received) {
+    if (!passed->type()->isTensor() && !tree_.isAlias(passed)) return;
+    bool shared = tree_.isAlias(passed) || !definedWithin(passed, control);
+    if (!shared) return;
+    if (touchedByWrites(passed) || touchedByWrites(received)) refuseFlow(control, passed);
+  }
+
+  static bool definedWithin(const Value* v, const Node* control) {
+    for (const Block* b = v->node()->owningBlock(); b != nullptr;) {
+      const Node* owner = b->owningNode();
+      if (owner == control) return true;
+      b = owner ? owner->owningBlock() : nullptr;
+    }
+    return false;
+  }
+
+  // The first iteration's parameter is the loop input itself: writing it in
+  // place writes the input, which only matters if someone else can see it.
+  void checkLoopInput(Node* loop, Value* init, Value* param) {
+    if (!init->type()->isTensor() || !touchedByWrites(param)) return;
+    bool seenElsewhere = tree_.isAlias(init) || init->isBlockParam() || init->uses().size() > 1;
+    if (seenElsewhere) refuseFlow(loop, init);
+  }
+
+  void checkLoop(Node* loop) {
+    Block* body = loop->block(0);
+    for (size_t i = 2; i < loop->inputs().size(); ++i) {
+      if (tree_.isAlias(loop->input(i))) checkFlow(loop, loop->input(i), body->param(i - 1));
+      checkLoopInput(loop, loop->input(i), body->param(i - 1));
+    }
+    for (size_t i = 1; i < body->returns().size(); ++i) {
+      checkFlow(loop, body->ret(i), loop->output(i - 1));
+      checkFlow(loop, body->ret(i), body->param(i));
+    }
+  }
+
+  void checkIf(Node* branch) {
+    for (Block* b : branch->blocks())
+      for (size_t i = 0; i < b->returns().size(); ++i) checkFlow(branch, b->ret(i), branch->output(i));
+  }
+
+  bool onlyBuildsLists(const Value* t) {
+    for (const Use& u : t->uses()) {
+      const Node* user = u.user;
+      if (!user->is("prim.list_construct") && !user->is("list.append") && !user->is("list.set")) return false;
+    }
+    return true;
+  }
+
+  bool anyListWritten() {
+    for (const Value* root : written_)
+      if (root->type()->kind() == TypeKind::List) return true;
+    return false;
+  }
+
+  // List values are not linked across append/set/loops here, so any write
+  // through a list element counts for every list.
+  void checkListBuild(Node* n) {
+    if (tree_.isAlias(n->output())) return;  // chunk/split/unbind pieces
+    for (Value* t : n->inputs()) {
+      if (!t->type()->isTensor()) continue;
+      if (!tree_.isAlias(t) && onlyBuildsLists(t)) continue;
+      if (!touchedByWrites(t) && !anyListWritten()) continue;
+      throw UserError("functionalization: a tensor stored in a list is also used directly (or is a view) "
+                          "and one of them is written; not supported",
+                      n->loc());
+    }
+  }
+
+  void rewriteCopy(Node* c) {
+    Value* dst = c->input(0);
+    STITCH_ASSERT(!c->output()->hasUses(), c->kind() + " result still used; run remove-inplace first");
+    Value* root = tree_.rootOf(dst);
+    Value* cur = assignedValue(c, dst, writtenSource(c));
+    for (Value* v = dst; const AliasInfo* info = tree_.info(v); v = info->parents.front())
+      cur = passUpStep(c, v, *info, cur);
+    emitUpdate(c, cur, root);
+    passDown(c, root, cur);
+    c->destroy();
+  }
+
+  // The value a write stores (before broadcasting to dst).
+  Value* writtenSource(Node* c) {
+    Value* dst = c->input(0);
+    Value* none = g_.constant(Constant());
+    if (c->is("copy_")) return c->input(1);
+    if (c->is("zero_")) return emitBefore(g_, c, "zeros_like", {dst, none}, dst->type())->output();
+    if (c->input(1)->type()->isTensor()) return c->input(1);  // fill_ with a 0-dim tensor
+    return emitBefore(g_, c, "full_like", {dst, c->input(1), none}, dst->type())->output();
+  }
+
+  // What dst holds after copy_(dst, src): src itself when it already has
+  // dst's exact static type, else src broadcast and cast (immut.assign).
+  Value* assignedValue(Node* at, Value* dst, Value* src) {
+    const TypePtr& want = dst->type();
+    if (*src->type() == *want && want->fullyKnown()) return src;
+    return emitBefore(g_, at, "immut.assign", {dst, src}, want)->output();
+  }
+
+  // The parent of `v` with v's region replaced by `written`.
+  Value* passUpStep(Node* at, Value* v, const AliasInfo& info, Value* written) {
+    Value* parent = info.parents.front();
+    Node* access = v->node();
+    switch (info.kind) {
+      case AliasKind::TensorView: {
+        if (access->is("immut.expand")) {
+          if (v != at->input(0))
+            throw UserError("functionalization: a write into part of an expanded view is not supported", at->loc());
+          if (Value* folded = foldExpanded(at, parent, written)) return folded;
+        }
+        std::vector<Value*> ins = {parent, written};
+        ins.insert(ins.end(), access->inputs().begin() + 1, access->inputs().end());
+        return emitBefore(g_, at, access->kind() + "_rev", ins, parent->type())->output();
+      }
+      case AliasKind::ListElement:
+        return emitBefore(g_, at, "list.set", {parent, access->input(1), written}, parent->type())->output();
+      case AliasKind::ListOfViews:
+        break;
+    }
+    STITCH_ASSERT(false, "a list of views cannot be written directly");
+  }
+
+  // A write into an expanded view reaches each parent element through every
+  // copy; PyTorch only allows writes that give all copies the same value
+  // (fill_, zero_), so the parent takes copy 0. Null without static shapes.
+  Value* foldExpanded(Node* at, Value* parent, Value* written) {
+    const TypePtr& pt = parent->type();
+    const TypePtr& wt = written->type();
+    if (!pt->fullyKnown() || !wt->fullyKnown()) return nullptr;
+    std::vector<int64_t> shape = *wt->shape();
+    const std::vector<int64_t>& want = *pt->shape();
+    Value* zero = g_.constant(Constant((int64_t)0));
+    Value* one = g_.constant(Constant((int64_t)1));
+    Value* cur = written;
+    while (shape.size() > want.size()) {
+      shape.erase(shape.begin());
+      cur = emitBefore(g_, at, "immut.select", {cur, zero, zero}, Type::tensor(wt->dtype(), shape))->output();
+    }
+    for (size_t d = 0; d < want.size(); ++d) {
+      if (want[d] != 1 || shape[d] == 1) continue;
+      shape[d] = 1;
+      Value* dim = g_.constant(Constant((int64_t)d));
+      cur = emitBefore(g_, at, "immut.slice", {cur, dim, zero, one, one}, Type::tensor(wt->dtype(), shape))->output();
+    }
+    return cur;
+  }
+
+  // Re-derives every live alias of root visible at `at` from the new root.
+  void passDown(Node* at, Value* root, Value* newRoot) {
+    std::map<Value*, Value*> fresh{{root, newRoot}};
+    for (Value* w : tree_.aliasesOf(root)) {
+      if (!live_.count(w) || !visibleAt(w, at)) continue;
+      Node* def = w->node();
+      std::vector<Value*> ins;
+      for (Value* in : def->inputs()) ins.push_back(fresh.count(in) ? fresh[in] : in);
+      Node* again = g_.create(def->schema(), ins);
+      again->output()->setType(w->type());
+      again->setLoc(at->loc());
+      at->owningBlock()->insertBefore(at, again);
+      fresh[w] = again->output();
+      emitUpdate(at, again->output(), w);
+    }
+  }
+
+  void emitUpdate(Node* at, Value* newer, Value* old) {
+    Node* u = g_.create("tssa.update", {newer, old});
+    u->setLoc(at->loc());
+    at->owningBlock()->insertBefore(at, u);
+  }
+
+  Graph& g_;
+  AliasTree tree_;
+  std::set<const Value*> live_;
+  std::set<const Value*> written_;  // roots some copy_ writes
+};
+
+}  // namespace
+
+void rewriteMutation(Graph& graph) {
+  MutationRewriter(graph, convertViewsToAccess(graph)).run();
+}
+
+}  // namespace stitch
