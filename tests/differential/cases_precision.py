@@ -1,0 +1,29 @@
+"""Numerical accuracy on long reductions: results must stay within the
+default tolerance of PyTorch's (which sums f32 pairwise and accumulates
+cumsum, var and std with extra precision)."""
+
+
+def case(name, src, inputs, fn="f", **extra):
+    return dict(name=name, src=src, fn=fn, inputs=inputs, **extra)
+
+
+def expr(name, body, inputs, ret="torch.Tensor", **extra):
+    src = "def f(x: torch.Tensor) -> %s:\n    return %s\n" % (ret, body)
+    return case(name, src, inputs, **extra)
+
+
+LIST = "List[torch.Tensor]"
+LONG = ("f32", [1000000], 0.0, 1.0)
+
+CASES = [
+    expr("sum_mean_one_million", "[x.sum(), x.mean(), x.view(1000, 1000).sum(0)]", {"x": LONG},
+         ret=LIST),
+    expr("cumsum_one_million", "x.cumsum(0)", {"x": LONG}),
+    expr("var_std_with_large_offset", "[x.var(), x.std(), x.view(100, 1000).var(1)]",
+         {"x": ("f32", [100000], 1000.0, 1001.0)}, ret=LIST),
+    expr("softmax_logsumexp_long_rows", "[x.view(10, -1).softmax(1), x.view(10, -1).logsumexp([1])]",
+         {"x": ("f32", [200000], -20.0, 20.0)}, ret=LIST),
+    expr("prod_many_near_one", "x.prod()", {"x": ("f32", [10000], 0.9999, 1.0001)}),
+    expr("norm_long", "x.norm()", {"x": LONG}),
+    expr("matmul_long_k", "x.view(4, -1) @ x.view(-1, 4)", {"x": ("f32", [40000])}),
+]

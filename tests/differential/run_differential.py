@@ -1,0 +1,331 @@
+#!/usr/bin/python3
+"""Differential tests: every case runs under PyTorch and under
+`stitch run --mode interp`; dtypes, shapes and values must agree.
+
+Cases live in cases_<family>.py as a list CASES of dicts:
+  name    unique within the family
+  src     the program (valid PyTorch, TorchScript subset); `import torch` and
+          the typing imports are prepended when the file is written
+  fn      the function to run
+  inputs  {arg: spec}; spec is ("f32"|"f64", shape[, lo, hi]) (uniform,
+          default [-1, 1)), ("i64"|"i32", shape, lo, hi) (integers in
+          [lo, hi)), ("bool", shape), or a Python int / float / bool scalar
+  tol     optional (rtol, atol) for floats; default (1e-4, 1e-5)
+  script  optional False: eager PyTorch is the reference but torch.jit.script
+          types the program differently (skipped by --script)
+
+Inputs are fresh random values on every run; a failing case prints its seed
+(replay it with --seed S --filter NAME).
+"""
+import argparse
+import glob
+import importlib.util
+import os
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+import traceback
+import zlib
+
+import numpy as np
+
+sys.dont_write_bytecode = True  # keep the source tree free of __pycache__
+from static_types import TypeMismatch, check_static_types  # noqa: E402
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+PRELUDE = "import torch\nfrom typing import List, Tuple, Optional\n\n\n"
+DEFAULT_TOL = (1e-4, 1e-5)
+NUMPY_DTYPES = {"f32": np.float32, "f64": np.float64, "i64": np.int64, "i32": np.int32,
+                "bool": np.bool_}
+
+
+class CaseFailure(Exception):
+    pass
+
+
+def discover_families():
+    names = []
+    for path in sorted(glob.glob(os.path.join(HERE, "cases_*.py"))):
+        names.append(os.path.basename(path)[len("cases_"):-len(".py")])
+    return names
+
+
+def load_module(path, module_name):
+    spec = importlib.util.spec_from_file_location(module_name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def load_cases(family):
+    module = load_module(os.path.join(HERE, "cases_%s.py" % family), "cases_" + family)
+    seen = set()
+    for case in module.CASES:
+        if case["name"] in seen:
+            raise SystemExit("duplicate case name %s in family %s" % (case["name"], family))
+        seen.add(case["name"])
+    return module.CASES
+
+
+def is_scalar_spec(spec):
+    return isinstance(spec, (bool, int, float))
+
+
+def make_input(spec, rng):
+    if is_scalar_spec(spec):
+        return spec
+    kind, shape = spec[0], tuple(spec[1])
+    if kind in ("f32", "f64"):
+        lo, hi = (spec[2], spec[3]) if len(spec) >= 4 else (-1.0, 1.0)
+        return rng.uniform(lo, hi, size=shape).astype(NUMPY_DTYPES[kind])
+    if kind in ("i64", "i32"):
+        return rng.integers(spec[2], spec[3], size=shape).astype(NUMPY_DTYPES[kind])
+    if kind == "bool":
+        return rng.random(size=shape) < 0.5
+    raise SystemExit("unknown input kind %r" % (kind,))
+
+
+def scalar_literal(value):
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    text = repr(float(value))
+    return text if any(c in text for c in ".eEn") else text + ".0"
+
+
+def spec_args(case, inputs):
+    """--input NAME=SPEC arguments giving each input's dtype and shape."""
+    args = []
+    for name, value in inputs.items():
+        if isinstance(value, np.ndarray):
+            kind = case["inputs"][name][0]
+            spec = "%s[%s]" % (kind, ",".join(str(d) for d in value.shape))
+        else:
+            spec = scalar_literal(value)
+        args += ["--input", "%s=%s" % (name, spec)]
+    return args
+
+
+def flatten_result(value, out):
+    """Torch-side result -> list of numpy arrays, lists/tuples flattened."""
+    import torch
+    if isinstance(value, torch.Tensor):
+        out.append(value.detach().cpu().numpy().copy())
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            flatten_result(item, out)
+    elif isinstance(value, bool):
+        out.append(np.array(value, dtype=np.bool_))
+    elif isinstance(value, int):
+        out.append(np.array(value, dtype=np.int64))
+    elif isinstance(value, float):
+        out.append(np.array(value, dtype=np.float64))
+    else:
+        raise CaseFailure("torch returned an unsupported value of type %s" % type(value).__name__)
+    return out
+
+
+def run_torch(module, case, inputs):
+    """The function's PyTorch result, as returned (not flattened)."""
+    import torch
+    fn = getattr(module, case["fn"])
+    args = []
+    for name in fn.__code__.co_varnames[:fn.__code__.co_argcount]:
+        if name not in inputs:
+            raise CaseFailure("case gives no input for argument %r" % name)
+        value = inputs[name]
+        args.append(torch.from_numpy(value.copy()) if isinstance(value, np.ndarray) else value)
+    return fn(*args)
+
+
+def stitch_command(args, prog, case, inputs, in_npz, out_npz):
+    cmd = [args.stitch, "run", prog, "--fn", case["fn"]]
+    tensors = {k: v for k, v in inputs.items() if isinstance(v, np.ndarray)}
+    for name, arr in tensors.items():
+        # Some arrays go in Fortran order: the npz header says so and the
+        # reader must honour it.
+        if arr.ndim >= 2 and zlib.crc32((case["name"] + name).encode()) % 3 == 0:
+            tensors[name] = np.asfortranarray(arr)
+    if tensors:
+        # Both npz flavours the CLI must read: stored and deflated.
+        save = np.savez_compressed if zlib.crc32(case["name"].encode()) % 2 else np.savez
+        save(in_npz, **tensors)
+        cmd += ["--inputs", in_npz]
+    for name, value in inputs.items():
+        if not isinstance(value, np.ndarray):
+            cmd += ["--input", "%s=%s" % (name, scalar_literal(value))]
+    cmd += ["--outputs", out_npz, "--mode", args.mode]
+    return cmd + (["--stage", args.stage] if args.stage else [])
+
+
+def run_stitch(args, workdir, prog, case, inputs):
+    in_npz = os.path.join(workdir, "in.npz")
+    out_npz = os.path.join(workdir, "out.npz")
+    cmd = stitch_command(args, prog, case, inputs, in_npz, out_npz)
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
+    except subprocess.TimeoutExpired:
+        raise CaseFailure("stitch timed out after 60 s")
+    if proc.returncode != 0:
+        err = (proc.stderr.strip() or proc.stdout.strip()).splitlines()
+        raise CaseFailure("stitch exited %d: %s" % (proc.returncode, " | ".join(err[-3:])))
+    if not os.path.exists(out_npz):
+        raise CaseFailure("stitch wrote no %s" % out_npz)
+    with np.load(out_npz) as data:
+        keys = set(data.files)
+        outs = []
+        while "out%d" % len(outs) in keys:
+            outs.append(data["out%d" % len(outs)])
+        extra = keys - {"out%d" % i for i in range(len(outs))}
+        if extra:
+            raise CaseFailure("unexpected arrays in outputs: %s" % sorted(extra))
+    return outs
+
+
+def describe(arr, limit=6):
+    flat = np.asarray(arr).reshape(-1)
+    text = np.array2string(flat[:limit], precision=6, separator=", ")
+    return text[:-1] + ", ...]" if flat.size > limit else text
+
+
+def compare_one(i, expected, got, tol):
+    if got.dtype != expected.dtype:
+        raise CaseFailure("out%d dtype: torch %s, stitch %s" % (i, expected.dtype, got.dtype))
+    if got.shape != expected.shape:
+        raise CaseFailure("out%d shape: torch %s, stitch %s" % (i, list(expected.shape),
+                                                              list(got.shape)))
+    if expected.dtype.kind != "f":
+        if not np.array_equal(expected, got):
+            bad = np.argwhere(expected != got)[0]
+            raise CaseFailure("out%d differs at %s: torch %s, stitch %s (torch %s, stitch %s)" % (
+                i, tuple(bad), expected[tuple(bad)], got[tuple(bad)], describe(expected),
+                describe(got)))
+        return
+    rtol, atol = tol
+    nan_expected, nan_got = np.isnan(expected), np.isnan(got)
+    if not np.array_equal(nan_expected, nan_got):
+        bad = np.argwhere(nan_expected != nan_got)[0]
+        raise CaseFailure("out%d nan mismatch at %s: torch %s, stitch %s" % (
+            i, tuple(bad), expected[tuple(bad)], got[tuple(bad)]))
+    close = np.isclose(got, expected, rtol=rtol, atol=atol) | nan_expected
+    if not close.all():
+        bad = np.argwhere(~close)[0]
+        err = np.nanmax(np.abs(got.astype(np.float64) - expected))
+        raise CaseFailure("out%d differs at %s: torch %r, stitch %r (max abs err %.3g; torch %s,"
+                          " stitch %s)" % (i, tuple(bad), expected[tuple(bad)].item(),
+                                           got[tuple(bad)].item(), err, describe(expected),
+                                           describe(got)))
+
+
+def compare(expected, got, tol):
+    if len(expected) != len(got):
+        raise CaseFailure("torch returned %d outputs, stitch %d" % (len(expected), len(got)))
+    for i, (e, g) in enumerate(zip(expected, got)):
+        compare_one(i, np.asarray(e), np.asarray(g), tol)
+
+
+def check_scriptable(module, case):
+    import torch
+    try:
+        torch.jit.script(getattr(module, case["fn"]))
+    except Exception as e:  # the case is outside the TorchScript subset
+        first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+        raise CaseFailure("not TorchScript: %s" % first)
+
+
+def run_case(family, case, seed, args, workdir):
+    rng = np.random.default_rng(seed)
+    inputs = {name: make_input(spec, rng) for name, spec in case["inputs"].items()}
+    prog = os.path.join(workdir, "%s.py" % case["name"])
+    with open(prog, "w") as f:
+        f.write(PRELUDE + case["src"].strip("\n") + "\n")
+    module = load_module(prog, "prog_%s_%s" % (family, case["name"]))
+    try:
+        result = run_torch(module, case, inputs)
+        expected = flatten_result(result, [])
+    except CaseFailure:
+        raise
+    except Exception as e:
+        raise CaseFailure("torch raised %s: %s" % (type(e).__name__, str(e).splitlines()[0]))
+    if args.torch_only:
+        if args.script and case.get("script", True):
+            check_scriptable(module, case)
+        return
+    got = run_stitch(args, workdir, prog, case, inputs)
+    compare(expected, got, case.get("tol", DEFAULT_TOL))
+    if not args.no_types:
+        try:
+            check_static_types(args.stitch, prog, case["fn"], spec_args(case, inputs), result)
+        except TypeMismatch as e:
+            raise CaseFailure("static types: %s" % e)
+
+
+def run_family(family, args):
+    passed = failed = 0
+    for case in load_cases(family):
+        if args.filter and args.filter not in case["name"]:
+            continue
+        seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
+        workdir = tempfile.mkdtemp(prefix="stitch-diff-%s-" % case["name"])
+        label = "%s.%s" % (family, case["name"])
+        try:
+            run_case(family, case, seed, args, workdir)
+            passed += 1
+            print("PASS %s" % label)
+        except CaseFailure as e:
+            failed += 1
+            print("FAIL %s: %s (seed %d)" % (label, e, seed))
+        except Exception:
+            failed += 1
+            print("FAIL %s: runner error (seed %d)\n%s" % (label, seed, traceback.format_exc()))
+        finally:
+            if args.keep:
+                print("     kept %s" % workdir)
+            else:
+                shutil.rmtree(workdir, ignore_errors=True)
+        sys.stdout.flush()
+    return passed, failed
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--stitch", help="path of the stitch binary")
+    parser.add_argument("--mode", default="interp", help="stitch run --mode (default interp)")
+    parser.add_argument("--stage", help="stitch run --stage (parsed, functional, simplified)")
+    parser.add_argument("--family", action="append",
+                        help="case family (cases_<family>.py); default: all")
+    parser.add_argument("--filter", help="only cases whose name contains this")
+    parser.add_argument("--seed", type=int, help="input seed (default: fresh per case)")
+    parser.add_argument("--keep", action="store_true", help="keep each case's temp dir")
+    parser.add_argument("--torch-only", action="store_true",
+                        help="run the PyTorch side only (checks the cases themselves)")
+    parser.add_argument("--script", action="store_true",
+                        help="with --torch-only: also check each case with torch.jit.script")
+    parser.add_argument("--list", action="store_true", help="list the cases and exit")
+    parser.add_argument("--no-types", action="store_true",
+                        help="skip comparing the types `stitch dump` infers with the results")
+    args = parser.parse_args()
+    families = args.family or discover_families()
+    if args.list:
+        for family in families:
+            for case in load_cases(family):
+                print("%s.%s" % (family, case["name"]))
+        return 0
+    if not args.torch_only and not args.stitch:
+        parser.error("--stitch is required (or use --torch-only)")
+    if args.stitch and not os.access(args.stitch, os.X_OK):
+        parser.error("no stitch binary at %s" % args.stitch)
+    total_passed = total_failed = 0
+    for family in families:
+        passed, failed = run_family(family, args)
+        total_passed += passed
+        total_failed += failed
+    print("%d passed, %d failed" % (total_passed, total_failed))
+    return 1 if total_failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

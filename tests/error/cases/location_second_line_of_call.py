@@ -1,0 +1,12 @@
+# expect: 11:9: Dimension out of range (expected to be in range of [-2, 1], but got 5)
+# args: --input x=f32[2,3]
+import torch
+from typing import List, Tuple
+
+
+def f(x: torch.Tensor) -> torch.Tensor:
+    return torch.cat(
+        [x, x],
+        0,
+    ) + x.sum(
+        5)
