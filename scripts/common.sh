@@ -1,0 +1,54 @@
+# Shared by demo.sh and test.sh: installs the Debian packages TensorStitch
+# needs (only those missing), configures and builds. Source it; do not run it.
+set -euo pipefail
+
+STITCH_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+STITCH_BUILD="${STITCH_BUILD:-$STITCH_ROOT/build}"
+
+# Build tools, test and benchmark libraries, the JIT assembler, zlib (.npz),
+# OpenMP, and PyTorch + numpy (Debian's, under /usr/bin/python3) for the
+# tests that compare with PyTorch.
+STITCH_PACKAGES=(
+  cmake ninja-build g++ clang
+  libgtest-dev libgmock-dev libbenchmark-dev
+  libxbyak-dev zlib1g-dev libomp-dev
+  python3-torch python3-numpy
+)
+
+stitch_missing_packages() {
+  local p
+  for p in "${STITCH_PACKAGES[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || echo "$p"
+  done
+}
+
+stitch_install_dependencies() {
+  local missing
+  missing=($(stitch_missing_packages))
+  if [ "${#missing[@]}" -eq 0 ]; then
+    return 0
+  fi
+  echo "== installing: ${missing[*]}"
+  local sudo=""
+  if [ "$(id -u)" -ne 0 ]; then
+    sudo="sudo"
+  fi
+  $sudo env DEBIAN_FRONTEND=noninteractive apt-get update -q
+  $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"
+}
+
+stitch_configure() {
+  echo "== configuring $STITCH_BUILD (Release, Ninja)"
+  cmake -S "$STITCH_ROOT" -B "$STITCH_BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release
+}
+
+# stitch_build [TARGET...]: everything by default.
+stitch_build() {
+  echo "== building ${*:-everything}"
+  local targets=()
+  local t
+  for t in "$@"; do
+    targets+=(--target "$t")
+  done
+  cmake --build "$STITCH_BUILD" "${targets[@]}" -j "$(nproc)"
+}

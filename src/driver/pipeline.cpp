@@ -1,0 +1,132 @@
+#include "driver/pipeline.h"
+
+#include <chrono>
+
+#include "passes/block_propagation.h"
+#include "passes/canonicalize.h"
+#include "passes/constant_folding.h"
+#include "passes/cse.h"
+#include "passes/dce.h"
+#include "passes/functionalize.h"
+#include "passes/identity_carries.h"
+#include "passes/remove_inplace.h"
+#include "passes/remove_update.h"
+#include "passes/rename.h"
+#include "passes/rewrite_mutation.h"
+#include "passes/shape_inference.h"
+
+namespace stitch {
+
+namespace {
+
+const Stage kAllStages[] = {Stage::Parsed, Stage::Functional, Stage::Simplified, Stage::Fused,
+                            Stage::UGraph, Stage::UOps,       Stage::Code};
+
+using Clock = std::chrono::steady_clock;
+
+double millisecondsSince(Clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+// Runs one pass that rewrites the graph in place, then logs it.
+template <typename Pass>
+void runPass(const char* name, Graph& graph, PassLogger& logger, Pass pass) {
+  auto start = Clock::now();
+  pass(graph);
+  logger.record(name, graph, millisecondsSince(start));
+}
+
+std::unique_ptr<Graph> emitGraph(const SourceModule& module, const std::string& fn,
+                                 PassLogger& logger) {
+  auto start = Clock::now();
+  std::unique_ptr<Graph> graph = module.emit(fn);
+  logger.record("emit", *graph, millisecondsSince(start));
+  return graph;
+}
+
+}  // namespace
+
+const char* stageName(Stage stage) {
+  switch (stage) {
+    case Stage::Parsed: return "parsed";
+    case Stage::Functional: return "functional";
+    case Stage::Simplified: return "simplified";
+    case Stage::Fused: return "fused";
+    case Stage::UGraph: return "ugraph";
+    case Stage::UOps: return "uops";
+    case Stage::Code: return "code";
+  }
+  return "";
+}
+
+std::optional<Stage> stageFromName(std::string_view name) {
+  for (Stage s : kAllStages)
+    if (name == stageName(s)) return s;
+  return std::nullopt;
+}
+
+bool stageAvailable(Stage stage) {
+  return stage == Stage::Parsed || stage == Stage::Functional || stage == Stage::Simplified;
+}
+
+std::string availableStageNames() {
+  std::string names;
+  for (Stage s : kAllStages)
+    if (stageAvailable(s)) names += (names.empty() ? "" : ", ") + std::string(stageName(s));
+  return names;
+}
+
+Stage lastAvailableStage() {
+  Stage last = Stage::Parsed;
+  for (Stage s : kAllStages)
+    if (stageAvailable(s)) last = s;
+  return last;
+}
+
+PipelineResult runPipeline(const SourceModule& module, const std::string& fn,
+                           const std::vector<TypePtr>& inputTypes, const PipelineOptions& options,
+                           PassLogger& logger) {
+  if (!stageAvailable(options.last))
+    throw UserError(errorMessage("stage '", stageName(options.last),
+                                 "' is not available yet (available: ", availableStageNames(), ")"));
+  PipelineResult result;
+
+  // Stage parsed: the imperative program, typed for these inputs.
+  result.graph = emitGraph(module, fn, logger);
+  STITCH_ASSERT(result.graph->inputs().size() == inputTypes.size(), "function ", fn, " has ",
+                result.graph->inputs().size(), " graph inputs but ", inputTypes.size(),
+                " input types were given");
+  if (options.keepSpecializationInput) result.emitted = result.graph->clone();
+  runPass("shape-inference", *result.graph, logger,
+          [&](Graph& g) { inferShapes(g, inputTypes); });
+  result.opCounts[Stage::Parsed] = countOps(*result.graph);
+  if (options.last == Stage::Parsed) return result;
+
+  // Stage functional: functionalize, one sub-pass at a time (the order of
+  // functionalize.cpp), so each one's IR is logged.
+  Graph& g = *result.graph;
+  runPass("remove-inplace", g, logger, removeInplace);
+  runPass("identity-carries", g, logger, removeIdentityCarries);
+  runPass("rewrite-mutation", g, logger, rewriteMutation);
+  runPass("block-propagation", g, logger, propagateBlocks);
+  runPass("return-mutated-inputs", g, logger,
+          [&](Graph& graph) { result.writeBack = returnMutatedInputs(graph); });
+  runPass("rename", g, logger, renameVersions);
+  runPass("remove-update", g, logger, removeUpdates);
+  result.opCounts[Stage::Functional] = countOps(g);
+  if (options.last == Stage::Functional) return result;
+
+  // Stage simplified: canonicalization and folding leave dead nodes and
+  // duplicates behind, so cse and dce come last.
+  runPass("canonicalize", g, logger, canonicalize);
+  runPass("constant-folding", g, logger, foldConstants);
+  runPass("cse", g, logger, eliminateCommonSubexpressions);
+  runPass("dce", g, logger, eliminateDeadCode);
+  result.opCounts[Stage::Simplified] = countOps(g);
+  if (options.last == Stage::Simplified) return result;
+
+  STITCH_ASSERT(false, "stage ", stageName(options.last), " is marked available but not run");
+  return result;
+}
+
+}  // namespace stitch

@@ -1,0 +1,61 @@
+// The spine of the compiler: one call per pass, in order, each handed to the
+// PassLogger afterwards (timing, STITCH_DEBUG output, `dump`). Read this
+// file's .cpp first to see what happens to a program.
+//
+// Stages name the points where a user can stop and look (`--stage`):
+//   parsed      emit (source -> imperative Graph IR), shape inference
+//   functional  + functionalize (its sub-passes one by one)
+//   simplified  + dce, cse, constant folding, canonicalization
+//   fused, ugraph, uops, code: the code generator's stages (not in this version)
+#pragma once
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "driver/graph_stats.h"
+#include "driver/pass_logger.h"
+#include "frontend/frontend.h"
+#include "ir/graph.h"
+#include "passes/functionalize.h"
+
+namespace stitch {
+
+enum class Stage { Parsed, Functional, Simplified, Fused, UGraph, UOps, Code };
+
+const char* stageName(Stage stage);
+std::optional<Stage> stageFromName(std::string_view name);
+// Whether this build implements the stage.
+bool stageAvailable(Stage stage);
+// "parsed" (the available stages, for messages).
+std::string availableStageNames();
+// The furthest stage this build implements (what `dump --stage all` runs to).
+Stage lastAvailableStage();
+
+struct PipelineOptions {
+  Stage last = Stage::Parsed;   // stop after this stage
+  bool keepSpecializationInput = false;  // keep the graph as emitted, before shape inference
+};
+
+struct PipelineResult {
+  std::unique_ptr<Graph> graph;  // the IR after `last`
+  // The emitted graph before shape inference (when kept): a second,
+  // independently typed program for cross-checking the specialized one.
+  std::unique_ptr<Graph> emitted;
+  std::map<Stage, OpCounts> opCounts;  // after each stage that ran
+  // From stage functional on: the graph returns the final values of the
+  // inputs it wrote as extra outputs (see functionalize.h); a runtime copies
+  // them back (applyWriteBack in timed_run.h) and hides them.
+  FunctionalizeResult writeBack;
+};
+
+// Runs the passes up to options.last on function `fn` of `module`,
+// specialized on inputTypes (one per parameter). Throws UserError for bad
+// programs and for stages this build lacks.
+PipelineResult runPipeline(const SourceModule& module, const std::string& fn,
+                           const std::vector<TypePtr>& inputTypes, const PipelineOptions& options,
+                           PassLogger& logger);
+
+}  // namespace stitch

@@ -1,0 +1,70 @@
+#include "driver/timed_run.h"
+
+#include <algorithm>
+#include <chrono>
+
+#include "common/error.h"
+#include "driver/input_binding.h"
+
+namespace stitch {
+
+IValueList interpretFresh(const Graph& graph, const IValueList& inputs, const InterpOptions& options) {
+  return interpret(graph, cloneValues(inputs), options);
+}
+
+TimedRun runTimed(const Graph& graph, const IValueList& inputs, const InterpOptions& options,
+                  int repetitions, const FunctionalizeResult& writeBack) {
+  using Clock = std::chrono::steady_clock;
+  TimedRun run;
+  if (repetitions > 0) run.outputs = interpretFresh(graph, inputs, options);
+  int timed = std::max(repetitions, 1);
+  for (int i = 0; i < timed; ++i) {
+    IValueList fresh = cloneValues(inputs);
+    auto start = Clock::now();
+    run.outputs = interpret(graph, fresh, options);
+    applyWriteBack(writeBack, fresh, run.outputs);
+    run.timesMs.push_back(std::chrono::duration<double, std::milli>(Clock::now() - start).count());
+  }
+  return run;
+}
+
+namespace {
+
+void copyInto(const IValue& destination, const IValue& source) {
+  if (destination.isTensor()) {
+    destination.toTensor().copyFrom(source.toTensor());
+    return;
+  }
+  STITCH_ASSERT(destination.isList() && source.isList(), "write-back into a non-tensor input");
+  const IValueList& to = destination.toList();
+  const IValueList& from = source.toList();
+  STITCH_ASSERT(to.size() == from.size(), "write-back list length ", from.size(), " into ",
+                to.size());
+  for (size_t i = 0; i < to.size(); ++i) copyInto(to[i], from[i]);
+}
+
+}  // namespace
+
+void applyWriteBack(const FunctionalizeResult& writeBack, const IValueList& inputs,
+                    IValueList& outputs) {
+  if (writeBack.writtenBackInputs.empty()) return;
+  size_t first = writeBack.originalOutputs;
+  STITCH_ASSERT(outputs.size() == first + writeBack.writtenBackInputs.size(),
+                "functional graph returned ", outputs.size(), " values, expected ",
+                first + writeBack.writtenBackInputs.size());
+  for (size_t k = 0; k < writeBack.writtenBackInputs.size(); ++k)
+    copyInto(inputs.at(writeBack.writtenBackInputs[k]), outputs[first + k]);
+  outputs.resize(first);
+}
+
+TimeSummary summarizeTimes(std::vector<double> timesMs) {
+  TimeSummary s;
+  if (timesMs.empty()) return s;
+  std::sort(timesMs.begin(), timesMs.end());
+  size_t n = timesMs.size();
+  s.medianMs = n % 2 ? timesMs[n / 2] : (timesMs[n / 2 - 1] + timesMs[n / 2]) / 2;
+  s.minMs = timesMs.front();
+  return s;
+}
+
+}  // namespace stitch

@@ -1,0 +1,42 @@
+// Runs a graph in the reference interpreter and times it. Every run gets a
+// fresh copy of the inputs (copying is not timed), so a program that writes
+// its inputs in place sees the same values each time.
+#pragma once
+#include <vector>
+
+#include "interp/interpreter.h"
+#include "passes/functionalize.h"
+
+namespace stitch {
+
+struct TimedRun {
+  IValueList outputs;           // of the last run
+  std::vector<double> timesMs;  // one per timed run
+};
+
+// One run on a fresh copy of the inputs. Errors pass through as the
+// interpreter raises them: UserError for a bad program (some, like writes
+// to overlapping memory, show only when it runs), RuntimeFailure for what
+// depends on the data.
+IValueList interpretFresh(const Graph& graph, const IValueList& inputs, const InterpOptions& options);
+
+// repetitions == 0: one run, timed. repetitions == N > 0: one untimed
+// warm-up run, then N timed runs. Each run's write-back (applyWriteBack) is
+// part of the timed run.
+TimedRun runTimed(const Graph& graph, const IValueList& inputs, const InterpOptions& options,
+                  int repetitions, const FunctionalizeResult& writeBack = {});
+
+// For a functionalized graph: copies extra output k into input
+// writeBack.writtenBackInputs[k] (element by element for a list), so the
+// caller sees the inputs written as the imperative program would write them,
+// then drops the extra outputs. No-op when no input is written.
+void applyWriteBack(const FunctionalizeResult& writeBack, const IValueList& inputs,
+                    IValueList& outputs);
+
+struct TimeSummary {
+  double medianMs = 0;
+  double minMs = 0;
+};
+TimeSummary summarizeTimes(std::vector<double> timesMs);
+
+}  // namespace stitch

@@ -1,0 +1,20 @@
+// canonicalize: removes Access/Assign pairs and conversions that give back a
+// value already at hand (the functional graph has many after rewrite-mutation):
+//
+//   immut.select(immut.select_rev(%x, %v, d, i), d, i)   -> %v
+//   immut.slice(immut.slice_rev(%x, %v, d, s, e, k), d, s, e, k) -> %v
+//   immut.assign(%x, %v)   (v has x's static type)        -> %v
+//   immut.view(%x, size)   (result has x's static type)   -> %x
+//   to(%x, dtype)          (x already has that dtype)     -> %x
+//
+// Each rewrite needs fully known static types on both sides (an unknown dim
+// could differ at run time); the replaced node is then dead (dce).
+// Returns whether anything was rewritten.
+#pragma once
+#include "ir/graph.h"
+
+namespace stitch {
+
+bool canonicalize(Graph& graph);
+
+}  // namespace stitch

@@ -1,0 +1,18 @@
+// dce: removes pure nodes none of whose outputs is used, inner blocks first,
+// last node first, so a chain of dead nodes goes in one sweep. A prim.if
+// whose outputs are all unused goes too when both branches hold only pure
+// nodes. Nodes with effects (prim.raise, in-place ops, random ops) stay.
+//
+//   %a = add(%x, %y, 1)              %b = mul(%x, %x)
+//   %b = mul(%x, %x)          ->     return (%b)
+//   return (%b)
+//
+// Returns whether anything was removed.
+#pragma once
+#include "ir/graph.h"
+
+namespace stitch {
+
+bool eliminateDeadCode(Graph& graph);
+
+}  // namespace stitch

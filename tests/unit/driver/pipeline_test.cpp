@@ -1,0 +1,169 @@
+// The spine and the run path: pass logging, stages, loading, input binding,
+// interpretation on fresh input copies.
+#include "driver/pipeline.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "driver/input_binding.h"
+#include "driver/outputs.h"
+#include "driver/program_loader.h"
+#include "driver/timed_run.h"
+#include "test_util.h"
+
+namespace stitch {
+namespace {
+
+using testing::freshSeed;
+using testing::ScratchDir;
+
+TEST(PassLogger, MarksUnchangedPassesAndEchoes) {
+  Graph g;
+  Value* x = g.addInput(Type::tensor(), "x");
+  Node* neg = g.create("neg", {x});
+  g.top()->append(neg);
+  g.addOutput(neg->output());
+
+  std::ostringstream echo;
+  PassLogger logger(true, &echo);
+  logger.record("first", g, 1.5);
+  logger.record("second", g, 0.25);
+  neg->output()->setType(Type::tensor(DType::f32, std::vector<int64_t>{2}));
+  logger.record("third", g, 0.5);
+
+  const auto& r = logger.records();
+  ASSERT_EQ(r.size(), 3u);
+  EXPECT_TRUE(r[0].changed);
+  EXPECT_FALSE(r[1].changed);
+  EXPECT_TRUE(r[2].changed);
+  EXPECT_NE(r[2].ir.find("f32[2]"), std::string::npos) << r[2].ir;
+  EXPECT_NE(echo.str().find("== after second (0.250 ms) (unchanged) =="), std::string::npos)
+      << echo.str();
+  EXPECT_NE(echo.str().find("== after third (0.500 ms) ==\n"), std::string::npos);
+}
+
+TEST(PassLogger, QuietLoggerOnlyTimes) {
+  Graph g;
+  g.addOutput(g.addInput(Type::intT(), "n"));
+  PassLogger logger;
+  logger.record("p", g, 2.0);
+  ASSERT_EQ(logger.records().size(), 1u);
+  EXPECT_TRUE(logger.records()[0].ir.empty());
+  EXPECT_EQ(logger.records()[0].ms, 2.0);
+}
+
+TEST(Stages, NamesAndAvailability) {
+  for (const char* name : {"parsed", "functional", "simplified", "fused", "ugraph", "uops", "code"}) {
+    auto stage = stageFromName(name);
+    ASSERT_TRUE(stage.has_value()) << name;
+    EXPECT_STREQ(stageName(*stage), name);
+  }
+  EXPECT_FALSE(stageFromName("all").has_value());
+  EXPECT_TRUE(stageAvailable(Stage::Parsed));
+  EXPECT_FALSE(stageAvailable(Stage::Functional));
+  EXPECT_EQ(lastAvailableStage(), Stage::Parsed);
+}
+
+const char* const kProgram = R"PY(import torch
+
+
+def helper(x: torch.Tensor) -> torch.Tensor:
+    return x * 2.0
+
+
+def swap_rows(x: torch.Tensor, s: float) -> torch.Tensor:
+    y = x.clone()
+    y[0] = x[1] * s
+    y[1] += 1.0
+    return helper(y)
+
+
+def bump(x: torch.Tensor) -> torch.Tensor:
+    x.add_(1.0)
+    return x
+)PY";
+
+class DriverProgram : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    path_ = dir_.file("prog.py");
+    std::ofstream(path_) << kProgram;
+  }
+  ScratchDir dir_;
+  std::string path_;
+};
+
+TEST_F(DriverProgram, LoadsTheLastFunctionByDefault) {
+  EXPECT_EQ(loadProgram(path_).entry.name, "bump");
+  LoadedProgram p = loadProgram(path_, "swap_rows");
+  EXPECT_EQ(p.entry.name, "swap_rows");
+  EXPECT_EQ(p.entry.argNames, (std::vector<std::string>{"x", "s"}));
+  EXPECT_THROW(loadProgram(path_, "nope"), UserError);
+  EXPECT_THROW(loadProgram(dir_.file("missing.py")), UserError);
+}
+
+TEST_F(DriverProgram, RunsThePipelineAndInterprets) {
+  uint64_t seed = freshSeed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  LoadedProgram p = loadProgram(path_, "swap_rows");
+  InputSources sources;
+  sources.seed = seed;
+  sources.specs = {parseNamedInputSpec("x=f32[3,4]"), parseNamedInputSpec("s=0.5")};
+  BoundInputs in = bindInputs(p.entry, sources);
+
+  PassLogger logger(true);
+  PipelineOptions options;
+  options.keepSpecializationInput = true;
+  PipelineResult r = runPipeline(*p.module, p.entry.name, in.types, options, logger);
+  ASSERT_EQ(logger.records().size(), 2u);
+  EXPECT_EQ(logger.records()[0].pass, "emit");
+  EXPECT_EQ(logger.records()[1].pass, "shape-inference");
+  EXPECT_NE(logger.records()[1].ir.find("f32[3,4]"), std::string::npos);
+  ASSERT_TRUE(r.emitted);
+  ASSERT_TRUE(r.opCounts.count(Stage::Parsed));
+  EXPECT_GE(r.opCounts[Stage::Parsed].mutatingOps, 2);  // the two subscript writes
+  EXPECT_GT(r.opCounts[Stage::Parsed].ops, r.opCounts[Stage::Parsed].mutatingOps);
+
+  TimedRun run = runTimed(*r.graph, in.values, {}, 2);
+  EXPECT_EQ(run.timesMs.size(), 2u);
+  const Tensor& x = in.values[0].toTensor();
+  std::vector<NamedOutput> outs = flattenOutputs(run.outputs);
+  ASSERT_EQ(outs.size(), 1u);
+  const Tensor& y = outs[0].value.toTensor();
+  ASSERT_EQ(y.sizes(), (Shape{3, 4}));
+  for (int64_t j = 0; j < 4; ++j) {
+    EXPECT_FLOAT_EQ(y.getDouble(j), (float)(x.getDouble(4 + j) * 0.5f) * 2.0f);
+    EXPECT_FLOAT_EQ(y.getDouble(4 + j), (float)(x.getDouble(4 + j) + 1.0f) * 2.0f);
+    EXPECT_FLOAT_EQ(y.getDouble(8 + j), x.getDouble(8 + j) * 2.0f);
+  }
+}
+
+TEST_F(DriverProgram, RepeatedRunsSeeFreshInputs) {
+  LoadedProgram p = loadProgram(path_);
+  InputSources sources;
+  sources.seed = freshSeed();
+  sources.specs = {parseNamedInputSpec("x=f64[5]")};
+  BoundInputs in = bindInputs(p.entry, sources);
+  Tensor original = in.values[0].toTensor().clone();
+  PassLogger logger;
+  PipelineResult r = runPipeline(*p.module, p.entry.name, in.types, {}, logger);
+  TimedRun run = runTimed(*r.graph, in.values, {}, 3);
+  const Tensor& out = run.outputs.at(0).toTensor();
+  for (int64_t i = 0; i < 5; ++i) {
+    EXPECT_EQ(out.getDouble(i), original.getDouble(i) + 1.0);  // once, not four times
+    EXPECT_EQ(in.values[0].toTensor().getDouble(i), original.getDouble(i));
+  }
+}
+
+TEST_F(DriverProgram, UnavailableStagesAreUserErrors) {
+  LoadedProgram p = loadProgram(path_);
+  PassLogger logger;
+  PipelineOptions options;
+  options.last = Stage::Functional;
+  EXPECT_THROW(runPipeline(*p.module, p.entry.name, {Type::tensor()}, options, logger), UserError);
+}
+
+}  // namespace
+}  // namespace stitch

@@ -1,0 +1,77 @@
+#include "usage.h"
+
+namespace stitch::cli {
+
+const char* const kVersion = "stitch 0.1.0 (TensorStitch)";
+
+const char* const kMainUsage = R"TXT(usage: stitch <command> [options]
+
+TensorStitch: a compiler for imperative tensor programs written in the
+TorchScript subset of Python.
+
+commands:
+  run FILE.py      run a function of FILE.py on given or random inputs
+  dump FILE.py     print the IR of a function after a compiler stage
+  einsum EXPR      run a tensor contraction on the JIT tensor-operation backend
+
+  stitch <command> --help   options of one command
+  stitch --version          the version
+
+exit codes: 0 ok; 1 run-time failure or --check mismatch; 2 bad program or
+bad arguments (one line: FILE:LINE:COL: error: ... or stitch: error: ...).
+)TXT";
+
+const char* const kRunUsage = R"TXT(usage: stitch run FILE.py [options]
+
+Runs a function of FILE.py (by default the last one) and prints its outputs.
+
+options:
+  --fn NAME            the function to run (default: the last one in the file)
+  --input NAME=SPEC    an input; repeat for each parameter. SPEC is
+                         f32[800,1333,3]  a random tensor (dtypes f32 f64 i32
+                                          i64 bool; f32[] is 0-dim): floats
+                                          uniform in [-1, 1), integers in
+                                          [0, 10), from --seed
+                         2  0.5  -3  true a scalar, typed by the annotation
+                         [f32[2,3],f32[4]] a list (List[...] parameters)
+  --inputs IN.npz      tensors by parameter name from a numpy .npz (stored or
+                       deflated); a List[Tensor] parameter NAME is read from
+                       members NAME_0, NAME_1, ...; a scalar parameter may be
+                       a 0-dim member
+  --outputs OUT.npz    write the outputs as out0, out1, ... (lists and tuples
+                       flattened in order, scalars as 0-dim arrays)
+  --mode MODE          interp: run the reference interpreter (the default in
+                       this version); compiled: not available yet
+  --stage STAGE        the IR to interpret: parsed (default), functional
+                       (no views or in-place ops; written inputs are copied
+                       back after the run), simplified (+ dce, cse, folding,
+                       canonicalization)
+  --check              also interpret the graph as emitted, before shape
+                       specialization, and compare (rtol 1e-4, atol 1e-5);
+                       a mismatch exits 1
+  --bench N            one warm-up run, then N timed runs (median and min)
+  --seed S             seed of the random inputs (default 0)
+  --threads N          threads for the interpreter's parallel loops
+  --json               print one JSON object: outputs, kernels, time_ms,
+                       check (with --check), stages
+
+Environment: STITCH_DEBUG=1 prints the IR after every compiler pass, with
+its time, to stderr.
+)TXT";
+
+const char* const kDumpUsage = R"TXT(usage: stitch dump FILE.py [options]
+
+Prints the IR of a function after a compiler stage. Inputs given with
+--input specialize the types (dtypes and shapes); parameters without one
+keep their annotated type.
+
+options:
+  --fn NAME            the function (default: the last one in the file)
+  --input NAME=SPEC    as for stitch run (no data is generated)
+  --stage STAGE        parsed (default), functional, simplified; all: every
+                       pass's IR in order, with its time, "(unchanged)" when a
+                       pass changed nothing; fused, ugraph, uops, code: not
+                       available yet
+)TXT";
+
+}  // namespace stitch::cli
