@@ -71,18 +71,25 @@ class SpecParser {
     InputSpec spec;
     spec.kind = InputSpec::Kind::RandomTensor;
     spec.dtype = *dtype;
+    parseBracketed([&] { spec.shape.push_back(parseDim()); });
+    return spec;
+  }
+
+  // `[item, item, ...]`, possibly empty.
+  template <typename ParseItem>
+  void parseBracketed(ParseItem parseItem) {
     expect('[');
     skipSpaces();
     if (peek() == ']') {
       ++pos_;
-      return spec;
+      return;
     }
     while (true) {
-      spec.shape.push_back(parseDim());
+      parseItem();
       skipSpaces();
       if (peek() == ']') {
         ++pos_;
-        return spec;
+        return;
       }
       expect(',');
     }
@@ -113,21 +120,8 @@ class SpecParser {
   InputSpec parseList() {
     InputSpec spec;
     spec.kind = InputSpec::Kind::List;
-    expect('[');
-    skipSpaces();
-    if (peek() == ']') {
-      ++pos_;
-      return spec;
-    }
-    while (true) {
-      spec.elems.push_back(parseSpec());
-      skipSpaces();
-      if (peek() == ']') {
-        ++pos_;
-        return spec;
-      }
-      expect(',');
-    }
+    parseBracketed([&] { spec.elems.push_back(parseSpec()); });
+    return spec;
   }
 
   const std::string& text_;

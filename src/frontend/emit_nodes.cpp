@@ -53,25 +53,7 @@ std::string Emitter::typeName(const TypePtr& t) {
 }
 
 TypePtr Emitter::loopType(const TypePtr& t) {
-  switch (t->kind()) {
-    case TypeKind::Tensor:
-      return Type::tensor();
-    case TypeKind::List:
-      return Type::list(loopType(t->elem()));
-    case TypeKind::Tuple: {
-      std::vector<TypePtr> elems;
-      for (const TypePtr& e : t->elems()) elems.push_back(loopType(e));
-      return Type::tuple(elems);
-    }
-    case TypeKind::Int:
-    case TypeKind::Float:
-    case TypeKind::Bool:
-    case TypeKind::None:
-    case TypeKind::Str:
-    case TypeKind::DTypeT:
-      return t;
-  }
-  return t;
+  return mapTensorTypes(t, [](const TypePtr&) { return Type::tensor(); });
 }
 
 Value* Emitter::constant(const Constant& c, const SourceLoc& loc) {

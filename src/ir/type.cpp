@@ -214,6 +214,28 @@ static TypePtr joinTensors(const TypePtr& a, const TypePtr& b) {
   return Type::tensor(dtype, shape);
 }
 
+TypePtr mapTensorTypes(const TypePtr& t, const std::function<TypePtr(const TypePtr&)>& f) {
+  switch (t->kind()) {
+    case TypeKind::Tensor:
+      return f(t);
+    case TypeKind::List:
+      return Type::list(mapTensorTypes(t->elem(), f));
+    case TypeKind::Tuple: {
+      std::vector<TypePtr> elems;
+      for (const TypePtr& e : t->elems()) elems.push_back(mapTensorTypes(e, f));
+      return Type::tuple(elems);
+    }
+    case TypeKind::Int:
+    case TypeKind::Float:
+    case TypeKind::Bool:
+    case TypeKind::None:
+    case TypeKind::Str:
+    case TypeKind::DTypeT:
+      return t;
+  }
+  return t;
+}
+
 TypePtr joinTypes(const TypePtr& a, const TypePtr& b) {
   if (!a || !b || a->kind() != b->kind()) return nullptr;
   if (a == b || *a == *b) return a;

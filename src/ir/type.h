@@ -2,6 +2,7 @@
 // not: the frontend emits shape-free types, shape inference specializes them
 // on the inputs. A dimension of -1 is unknown (data-dependent).
 #pragma once
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -70,6 +71,10 @@ class Type {
   std::optional<std::vector<int64_t>> shape_;
   std::vector<TypePtr> elems_;
 };
+
+// Applies f to every tensor type inside t (through lists and tuples);
+// other types stay as they are.
+TypePtr mapTensorTypes(const TypePtr& t, const std::function<TypePtr(const TypePtr&)>& f);
 
 // Parses the IR spelling back; nullptr on a malformed string.
 TypePtr parseType(const std::string& text);

@@ -15,22 +15,7 @@ namespace {
 constexpr int kMaxLoopRounds = 8;
 
 TypePtr withoutDims(const TypePtr& t) {
-  switch (t->kind()) {
-    case TypeKind::Tensor: return Type::tensor(t->dtype(), std::nullopt);
-    case TypeKind::List: return Type::list(withoutDims(t->elem()));
-    case TypeKind::Tuple: {
-      std::vector<TypePtr> elems;
-      for (const TypePtr& e : t->elems()) elems.push_back(withoutDims(e));
-      return Type::tuple(elems);
-    }
-    case TypeKind::Int:
-    case TypeKind::Float:
-    case TypeKind::Bool:
-    case TypeKind::None:
-    case TypeKind::Str:
-    case TypeKind::DTypeT: return t;
-  }
-  return t;
+  return mapTensorTypes(t, [](const TypePtr& x) { return Type::tensor(x->dtype(), std::nullopt); });
 }
 
 bool sameTypes(const std::vector<TypePtr>& a, const std::vector<TypePtr>& b) {
