@@ -13,6 +13,7 @@
 #include "passes/remove_update.h"
 #include "passes/rename.h"
 #include "passes/rewrite_mutation.h"
+#include "passes/same_dtype_conversion.h"
 #include "passes/shape_inference.h"
 
 namespace stitch {
@@ -42,6 +43,29 @@ std::unique_ptr<Graph> emitGraph(const SourceModule& module, const std::string& 
   std::unique_ptr<Graph> graph = module.emit(fn);
   logger.record("emit", *graph, millisecondsSince(start));
   return graph;
+}
+
+void functionalStage(PipelineResult& result, PassLogger& logger) {
+  Graph& g = *result.graph;
+  runPass("same-dtype-conversion", g, logger, removeSameDtypeConversions);
+  runPass("constant-folding", g, logger, foldConstants);
+  runPass("remove-inplace", g, logger, removeInplace);
+  runPass("identity-carries", g, logger, removeIdentityCarries);
+  runPass("rewrite-mutation", g, logger, rewriteMutation);
+  runPass("block-propagation", g, logger, propagateBlocks);
+  runPass("return-mutated-inputs", g, logger,
+          [&](Graph& graph) { result.writeBack = returnMutatedInputs(graph); });
+  runPass("rename", g, logger, renameVersions);
+  runPass("remove-update", g, logger, removeUpdates);
+}
+
+// Canonicalization and folding leave dead nodes and duplicates behind, so
+// cse and dce come last.
+void simplifiedStage(Graph& g, PassLogger& logger) {
+  runPass("canonicalize", g, logger, canonicalize);
+  runPass("constant-folding", g, logger, foldConstants);
+  runPass("cse", g, logger, eliminateCommonSubexpressions);
+  runPass("dce", g, logger, eliminateDeadCode);
 }
 
 }  // namespace
@@ -103,26 +127,23 @@ PipelineResult runPipeline(const SourceModule& module, const std::string& fn,
   if (options.last == Stage::Parsed) return result;
 
   // Stage functional: functionalize, one sub-pass at a time (the order of
-  // functionalize.cpp), so each one's IR is logged.
-  Graph& g = *result.graph;
-  runPass("remove-inplace", g, logger, removeInplace);
-  runPass("identity-carries", g, logger, removeIdentityCarries);
-  runPass("rewrite-mutation", g, logger, rewriteMutation);
-  runPass("block-propagation", g, logger, propagateBlocks);
-  runPass("return-mutated-inputs", g, logger,
-          [&](Graph& graph) { result.writeBack = returnMutatedInputs(graph); });
-  runPass("rename", g, logger, renameVersions);
-  runPass("remove-update", g, logger, removeUpdates);
-  result.opCounts[Stage::Functional] = countOps(g);
+  // functionalize.cpp), so each one's IR is logged. Functionalization refuses
+  // aliasing it cannot follow yet (functionalize.h lists the cases); the
+  // program is still valid, so the later stages then keep the imperative
+  // graph, which the interpreter runs exactly, and the result says so.
+  std::unique_ptr<Graph> imperative = result.graph->clone();
+  try {
+    functionalStage(result, logger);
+  } catch (const UserError& refusal) {
+    result.graph = std::move(imperative);
+    result.writeBack = FunctionalizeResult{result.graph->outputs().size(), {}};
+    result.functionalFallback = refusal.formatted();
+  }
+  result.opCounts[Stage::Functional] = countOps(*result.graph);
   if (options.last == Stage::Functional) return result;
 
-  // Stage simplified: canonicalization and folding leave dead nodes and
-  // duplicates behind, so cse and dce come last.
-  runPass("canonicalize", g, logger, canonicalize);
-  runPass("constant-folding", g, logger, foldConstants);
-  runPass("cse", g, logger, eliminateCommonSubexpressions);
-  runPass("dce", g, logger, eliminateDeadCode);
-  result.opCounts[Stage::Simplified] = countOps(g);
+  if (result.functionalFallback.empty()) simplifiedStage(*result.graph, logger);
+  result.opCounts[Stage::Simplified] = countOps(*result.graph);
   if (options.last == Stage::Simplified) return result;
 
   STITCH_ASSERT(false, "stage ", stageName(options.last), " is marked available but not run");

@@ -49,6 +49,9 @@ struct PipelineResult {
   // inputs it wrote as extra outputs (see functionalize.h); a runtime copies
   // them back (applyWriteBack in timed_run.h) and hides them.
   FunctionalizeResult writeBack;
+  // Why functionalization refused this program ("" when it did not): the
+  // functional and simplified stages then hold the imperative graph.
+  std::string functionalFallback;
 };
 
 // Runs the passes up to options.last on function `fn` of `module`,

@@ -3,11 +3,13 @@
 #include <algorithm>
 
 #include "passes/block_propagation.h"
+#include "passes/constant_folding.h"
 #include "passes/identity_carries.h"
 #include "passes/remove_inplace.h"
 #include "passes/remove_update.h"
 #include "passes/rename.h"
 #include "passes/rewrite_mutation.h"
+#include "passes/same_dtype_conversion.h"
 
 namespace stitch {
 
@@ -32,6 +34,8 @@ FunctionalizeResult returnMutatedInputs(Graph& g) {
 }
 
 FunctionalizeResult functionalize(Graph& graph) {
+  removeSameDtypeConversions(graph);
+  foldConstants(graph);
   removeInplace(graph);
   removeIdentityCarries(graph);
   rewriteMutation(graph);

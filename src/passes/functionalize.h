@@ -3,6 +3,10 @@
 // one: only immut.* Access/Assign ops and pure ops remain, every write makes
 // a new value. Runs, in order:
 //
+//   same-dtype-conversion  to(x, dtype) where x has that dtype -> x (an alias
+//                      in PyTorch; same_dtype_conversion.h)
+//   constant-folding   static sizes/lists -> constants (split sizes, view
+//                      shapes built from x.shape must be constants)
 //   remove-inplace     add_(x, y)             -> copy_(x, add(x, y))
 //   (identity carries) loop/if slots that are the same tensor all along are
 //                      replaced by that tensor (identity_carries.h)

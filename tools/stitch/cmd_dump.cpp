@@ -29,9 +29,12 @@ int dumpCommand(const std::vector<std::string>& args) {
       runPipeline(*program.module, program.entry.name, types, pipelineOptions, logger);
   if (o.stage) {
     std::cout << printGraph(*result.graph);
-    return 0;
+  } else {
+    for (const PassRecord& record : logger.records()) std::cout << PassLogger::format(record);
   }
-  for (const PassRecord& record : logger.records()) std::cout << PassLogger::format(record);
+  if (!result.functionalFallback.empty())
+    std::cout << "# functionalization refused this program; later stages keep it as written: "
+              << result.functionalFallback << "\n";
   return 0;
 }
 

@@ -29,6 +29,7 @@ struct RunReport {
   std::vector<double> timesMs;
   std::optional<CheckResult> check;
   std::map<Stage, OpCounts> opCounts;
+  std::string functionalFallback;  // see PipelineResult
 };
 
 InputSources inputSourcesFor(const RunOptions& o) {
@@ -62,6 +63,7 @@ RunReport runProgram(const RunOptions& o) {
   report.outputs = flattenOutputs(run.outputs);
   report.timesMs = run.timesMs;
   report.opCounts = compiled.opCounts;
+  report.functionalFallback = compiled.functionalFallback;
   if (o.check) {
     IValueList reference = interpretFresh(*compiled.emitted, inputs.values, interpOptions);
     report.check = compareOutputs(report.outputs, flattenOutputs(reference));
@@ -102,6 +104,7 @@ std::string jsonReport(const RunOptions& o, const RunReport& r) {
     j.endObject();
   }
   j.endObject();
+  if (!r.functionalFallback.empty()) j.key("functional_fallback").value(r.functionalFallback);
   j.endObject();
   return j.str();
 }
@@ -115,6 +118,10 @@ void printText(const RunOptions& o, const RunReport& r) {
   else
     std::cout << t.medianMs << " ms";
   std::cout << " (interp, stage " << stageName(o.stage) << ")\n";
+  if (!r.functionalFallback.empty())
+    std::cout << "note: functionalization refused this program, so the later stages run it as "
+                 "written: "
+              << r.functionalFallback << "\n";
   if (r.check)
     std::cout << "check: " << (r.check->ok ? "ok" : "MISMATCH") << ", max abs error "
               << r.check->maxAbsError << " (" << kCheckReference << ")\n";

@@ -62,8 +62,10 @@ TEST(Stages, NamesAndAvailability) {
   }
   EXPECT_FALSE(stageFromName("all").has_value());
   EXPECT_TRUE(stageAvailable(Stage::Parsed));
-  EXPECT_FALSE(stageAvailable(Stage::Functional));
-  EXPECT_EQ(lastAvailableStage(), Stage::Parsed);
+  EXPECT_TRUE(stageAvailable(Stage::Functional));
+  EXPECT_TRUE(stageAvailable(Stage::Simplified));
+  EXPECT_FALSE(stageAvailable(Stage::Fused));
+  EXPECT_EQ(lastAvailableStage(), Stage::Simplified);
 }
 
 const char* const kProgram = R"PY(import torch
@@ -161,8 +163,81 @@ TEST_F(DriverProgram, UnavailableStagesAreUserErrors) {
   LoadedProgram p = loadProgram(path_);
   PassLogger logger;
   PipelineOptions options;
-  options.last = Stage::Functional;
+  options.last = Stage::Fused;
   EXPECT_THROW(runPipeline(*p.module, p.entry.name, {Type::tensor()}, options, logger), UserError);
+}
+
+// `bump` writes its input: the functional graph returns x's new value as an
+// extra output; runTimed copies it back into (its copy of) the input and
+// hides it, so the caller sees one output, as under PyTorch.
+TEST_F(DriverProgram, FunctionalStagesWriteBackMutatedInputs) {
+  LoadedProgram p = loadProgram(path_);
+  InputSources sources;
+  sources.seed = freshSeed();
+  sources.specs = {parseNamedInputSpec("x=f64[6]")};
+  BoundInputs in = bindInputs(p.entry, sources);
+  Tensor original = in.values[0].toTensor().clone();
+  for (Stage stage : {Stage::Functional, Stage::Simplified}) {
+    SCOPED_TRACE(stageName(stage));
+    PassLogger logger;
+    PipelineOptions options;
+    options.last = stage;
+    PipelineResult r = runPipeline(*p.module, p.entry.name, in.types, options, logger);
+    EXPECT_EQ(r.opCounts[stage].mutatingOps, 0);
+    EXPECT_GT(r.opCounts[Stage::Parsed].mutatingOps, 0);
+    ASSERT_EQ(r.writeBack.writtenBackInputs, (std::vector<size_t>{0}));
+    ASSERT_EQ(r.graph->outputs().size(), 2u);
+    TimedRun run = runTimed(*r.graph, in.values, {}, 0, r.writeBack);
+    ASSERT_EQ(run.outputs.size(), 1u);
+    IValueList fresh = cloneValues(in.values);
+    IValueList outs = interpret(*r.graph, fresh);
+    applyWriteBack(r.writeBack, fresh, outs);
+    ASSERT_EQ(outs.size(), 1u);
+    for (int64_t i = 0; i < 6; ++i) {
+      EXPECT_EQ(run.outputs[0].toTensor().getDouble(i), original.getDouble(i) + 1.0);
+      EXPECT_EQ(fresh[0].toTensor().getDouble(i), original.getDouble(i) + 1.0);
+      EXPECT_EQ(in.values[0].toTensor().getDouble(i), original.getDouble(i));
+    }
+  }
+}
+
+// A view kept in a list and written through its base is aliasing that
+// functionalization refuses: the later stages keep the imperative graph,
+// say why, and still compute what the parsed program computes.
+TEST(DriverFallback, RefusedProgramsRunAsWritten) {
+  ScratchDir dir;
+  std::string path = dir.file("views_in_list.py");
+  std::ofstream(path) << "import torch\n"
+                         "from typing import List\n"
+                         "def f(x: torch.Tensor) -> List[torch.Tensor]:\n"
+                         "    x = x.clone()\n"
+                         "    rows = []\n"
+                         "    for i in range(3):\n"
+                         "        rows.append(x[i])\n"
+                         "    x.mul_(10.0)\n"
+                         "    return [rows[0], rows[2]]\n";
+  LoadedProgram p = loadProgram(path);
+  InputSources sources;
+  sources.seed = freshSeed();
+  sources.specs = {parseNamedInputSpec("x=f32[3,4]")};
+  BoundInputs in = bindInputs(p.entry, sources);
+  const Tensor& x = in.values[0].toTensor();
+  for (Stage stage : {Stage::Functional, Stage::Simplified}) {
+    SCOPED_TRACE(stageName(stage));
+    PassLogger logger;
+    PipelineOptions options;
+    options.last = stage;
+    PipelineResult r = runPipeline(*p.module, p.entry.name, in.types, options, logger);
+    EXPECT_NE(r.functionalFallback.find("error: "), std::string::npos) << r.functionalFallback;
+    EXPECT_GT(r.opCounts[stage].mutatingOps, 0);
+    TimedRun run = runTimed(*r.graph, in.values, {}, 0, r.writeBack);
+    std::vector<NamedOutput> outs = flattenOutputs(run.outputs);
+    ASSERT_EQ(outs.size(), 2u);
+    for (int64_t j = 0; j < 4; ++j) {
+      EXPECT_EQ(outs[0].value.toTensor().getDouble(j), (double)((float)x.getDouble(j) * 10.0f));
+      EXPECT_EQ(outs[1].value.toTensor().getDouble(j), (double)((float)x.getDouble(8 + j) * 10.0f));
+    }
+  }
 }
 
 }  // namespace

@@ -54,6 +54,9 @@ struct Program {
   std::string fn;  // the function to run; empty: the last one
 };
 
+// Keeps test listings short: a parameterized test shows its program's name.
+inline void PrintTo(const Program& p, std::ostream* os) { *os << p.name; }
+
 inline TypePtr typeOf(const Arg& a) {
   switch (a.kind) {
     case Arg::TensorArg: return Type::tensor(a.dtype, a.shapes[0]);
