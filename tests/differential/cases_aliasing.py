@@ -3,11 +3,9 @@ lists are shared objects in PyTorch, so a write through one name (or through
 a helper's parameter, or through a list element) is seen through every other
 name for the same object."""
 
+from case_builders import case
+
 F34 = ("f32", [3, 4])
-
-
-def case(name, src, inputs, fn="f", **extra):
-    return dict(name=name, src=src, fn=fn, inputs=inputs, **extra)
 
 
 CASES = [

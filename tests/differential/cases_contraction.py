@@ -2,11 +2,9 @@
 the @ operator, mm, bmm, einsum (explicit/implicit output, traces, outer and
 three-operand products), linear with and without bias."""
 
+from case_builders import case
+
 LIST = "List[torch.Tensor]"
-
-
-def case(name, src, inputs, fn="f", **extra):
-    return dict(name=name, src=src, fn=fn, inputs=inputs, **extra)
 
 
 def binary(name, body, a, b):

@@ -3,11 +3,9 @@ if on tensor and scalar conditions, lists built in loops, zip/enumerate,
 calls between functions, int(t)/float(t), shape arithmetic, data-dependent
 shapes."""
 
+from case_builders import case
+
 F34 = ("f32", [3, 4])
-
-
-def case(name, src, inputs, fn="f", **extra):
-    return dict(name=name, src=src, fn=fn, inputs=inputs, **extra)
 
 
 CASES = [

@@ -1,17 +1,13 @@
 """Creation ops: zeros/ones/full/empty/arange/scalar_tensor and the *_like
 family, size as varargs / list / x.size(), dtype keyword arguments."""
 
+from case_builders import case, expr_builder
+
 F23 = ("f32", [2, 3])
 LIST = "List[torch.Tensor]"
 
 
-def case(name, src, inputs, fn="f", **extra):
-    return dict(name=name, src=src, fn=fn, inputs=inputs, **extra)
-
-
-def expr(name, body, inputs=None, ret="torch.Tensor", **extra):
-    src = "def f(x: torch.Tensor) -> %s:\n    return %s\n" % (ret, body)
-    return case(name, src, inputs or {"x": F23}, **extra)
+expr = expr_builder(F23)
 
 
 CASES = [

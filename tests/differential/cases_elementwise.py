@@ -1,12 +1,10 @@
 """Elementwise ops: arithmetic overloads, broadcasting, type promotion,
 unary math, comparisons, logical/bitwise ops, clamp, where, masked_fill."""
 
+from case_builders import case
+
 F23 = ("f32", [2, 3])
 POS23 = ("f32", [2, 3], 0.1, 2.0)
-
-
-def case(name, src, inputs, fn="f", **extra):
-    return dict(name=name, src=src, fn=fn, inputs=inputs, **extra)
 
 
 def unary(op, spec=F23, expr=None):

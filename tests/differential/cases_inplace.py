@@ -2,11 +2,9 @@
 assignment on subscripts and on aliases, every `*_` op, writes through views
 of views, mutation of inputs (returned so the effect is compared)."""
 
+from case_builders import case
+
 F34 = ("f32", [3, 4])
-
-
-def case(name, src, inputs, fn="f", **extra):
-    return dict(name=name, src=src, fn=fn, inputs=inputs, **extra)
 
 
 def inplace(name, stmt, inputs=None):

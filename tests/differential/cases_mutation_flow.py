@@ -3,11 +3,9 @@ through loops and branches: writes through views taken before, inside or
 after a loop, through iteration variables (unbind, zip, enumerate, chunk),
 in nested branches, and through helpers called from loops."""
 
+from case_builders import case
+
 F34 = ("f32", [3, 4])
-
-
-def case(name, src, inputs, fn="f", **extra):
-    return dict(name=name, src=src, fn=fn, inputs=inputs, **extra)
 
 
 CASES = [

@@ -2,14 +2,9 @@
 default tolerance of PyTorch's (which sums f32 pairwise and accumulates
 cumsum, var and std with extra precision)."""
 
+from case_builders import case, expr_builder
 
-def case(name, src, inputs, fn="f", **extra):
-    return dict(name=name, src=src, fn=fn, inputs=inputs, **extra)
-
-
-def expr(name, body, inputs, ret="torch.Tensor", **extra):
-    src = "def f(x: torch.Tensor) -> %s:\n    return %s\n" % (ret, body)
-    return case(name, src, inputs, **extra)
+expr = expr_builder()
 
 
 LIST = "List[torch.Tensor]"

@@ -2,16 +2,12 @@
 softmax family, logsumexp, cumsum/cumprod, all/any, norm; dim lists,
 negative dims, keepdim, dtype arguments, empty and size-1 dims."""
 
+from case_builders import case, expr_builder
+
 F234 = ("f32", [2, 3, 4])
 
 
-def case(name, src, inputs, fn="f", **extra):
-    return dict(name=name, src=src, fn=fn, inputs=inputs, **extra)
-
-
-def expr(name, body, inputs=None, ret="torch.Tensor", **extra):
-    src = "def f(x: torch.Tensor) -> %s:\n    return %s\n" % (ret, body)
-    return case(name, src, inputs or {"x": F234}, **extra)
+expr = expr_builder(F234)
 
 
 LIST = "List[torch.Tensor]"

@@ -3,17 +3,13 @@ integer division signs, aliasing of ops that return self when they can
 (contiguous, reshape, to, float), larger and non-contiguous operands that
 leave the contiguous fast paths."""
 
+from case_builders import case, expr_builder
+
 F34 = ("f32", [3, 4])
 LIST = "List[torch.Tensor]"
 
 
-def case(name, src, inputs, fn="f", **extra):
-    return dict(name=name, src=src, fn=fn, inputs=inputs, **extra)
-
-
-def expr(name, body, inputs=None, ret="torch.Tensor", **extra):
-    src = "def f(x: torch.Tensor) -> %s:\n    return %s\n" % (ret, body)
-    return case(name, src, inputs or {"x": F34}, **extra)
+expr = expr_builder(F34)
 
 
 def mutate(name, body, inputs=None):

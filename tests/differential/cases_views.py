@@ -2,16 +2,12 @@
 expand/flatten/contiguous, indexing (ints, slices with steps, ..., None),
 narrow/chunk/split/unbind/movedim, size queries, views of views."""
 
+from case_builders import case, expr_builder
+
 F234 = ("f32", [2, 3, 4])
 
 
-def case(name, src, inputs, fn="f", **extra):
-    return dict(name=name, src=src, fn=fn, inputs=inputs, **extra)
-
-
-def expr(name, body, inputs=None, ret="torch.Tensor", **extra):
-    src = "def f(x: torch.Tensor) -> %s:\n    return %s\n" % (ret, body)
-    return case(name, src, inputs or {"x": F234}, **extra)
+expr = expr_builder(F234)
 
 
 LIST = "List[torch.Tensor]"

@@ -3,10 +3,7 @@ normalization, recurrent cells, attention), written as real code is: some
 parameters unannotated (Tensor by default), two-space indentation, loops over
 zipped lists of tensors and floats."""
 
-
-def case(name, src, inputs, fn="f", **extra):
-    return dict(name=name, src=src, fn=fn, inputs=inputs, **extra)
-
+from case_builders import case
 
 CASES = [
     case("increment_rows_two_space_indent", """

@@ -1,0 +1,18 @@
+"""Builders shared by the case files: `case` makes one case dict, and
+`expr_builder(default)` makes an `expr(name, body, ...)` for one-expression
+programs `def f(x) -> ret: return body` whose input defaults to `default`."""
+
+
+def case(name, src, inputs, fn="f", **extra):
+    return dict(name=name, src=src, fn=fn, inputs=inputs, **extra)
+
+
+def expr_builder(default_x=None):
+    def expr(name, body, inputs=None, ret="torch.Tensor", **extra):
+        src = "def f(x: torch.Tensor) -> %s:\n    return %s\n" % (ret, body)
+        if inputs is None:
+            assert default_x is not None, "case %s needs inputs" % name
+            inputs = {"x": default_x}
+        return case(name, src, inputs, **extra)
+
+    return expr
