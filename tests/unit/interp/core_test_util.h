@@ -4,6 +4,8 @@
 #pragma once
 #include <gtest/gtest.h>
 
+#include "test_random.h"
+
 #include <cmath>
 #include <random>
 #include <string>
@@ -15,14 +17,8 @@
 
 namespace stitch::itest {
 
-inline std::mt19937_64& rng() {
-  static std::mt19937_64 gen{std::random_device{}()};
-  return gen;
-}
-
-inline int64_t randInt(int64_t lo, int64_t hi) {  // inclusive
-  return std::uniform_int_distribution<int64_t>(lo, hi)(rng());
-}
+using testrand::randInt;
+using testrand::rng;
 
 inline double randReal(double lo, double hi) {
   return std::uniform_real_distribution<double>(lo, hi)(rng());

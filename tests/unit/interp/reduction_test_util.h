@@ -5,6 +5,8 @@
 #pragma once
 #include <gtest/gtest.h>
 
+#include "test_random.h"
+
 #include <cmath>
 #include <functional>
 #include <random>
@@ -17,14 +19,8 @@
 
 namespace stitch::rtest {
 
-inline std::mt19937_64& rng() {
-  static std::mt19937_64 gen{std::random_device{}()};
-  return gen;
-}
-
-inline int64_t randInt(int64_t lo, int64_t hi) {  // inclusive
-  return std::uniform_int_distribution<int64_t>(lo, hi)(rng());
-}
+using testrand::randInt;
+using testrand::rng;
 
 inline bool coin(double p = 0.5) { return std::bernoulli_distribution(p)(rng()); }
 

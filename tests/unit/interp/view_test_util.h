@@ -3,6 +3,8 @@
 #pragma once
 #include <gtest/gtest.h>
 
+#include "test_random.h"
+
 #include <functional>
 #include <random>
 #include <string>
@@ -12,14 +14,8 @@
 
 namespace stitch::vtest {
 
-inline std::mt19937_64& rng() {
-  static std::mt19937_64 gen{std::random_device{}()};
-  return gen;
-}
-
-inline int64_t randInt(int64_t lo, int64_t hi) {  // inclusive
-  return std::uniform_int_distribution<int64_t>(lo, hi)(rng());
-}
+using testrand::randInt;
+using testrand::rng;
 
 inline Shape randomShape(int64_t rank, int64_t maxDim = 5, int64_t minDim = 1) {
   Shape s(rank);
