@@ -30,6 +30,14 @@ show run examples/lstm.py --mode interp --input x=f32[8,4,32] --input w_ih=f32[2
 
 show dump examples/normalize.py --input src=f32[800,1333,3] --input mean=0.5 --input scale=2
 
+# The same program after functionalization and simplification: no view or
+# in-place op is left; the LSTM's in-place state updates become pure ops too.
+show dump examples/normalize.py --input src=f32[800,1333,3] --input mean=0.5 --input scale=2 \
+  --stage simplified
+show run examples/lstm.py --mode interp --stage simplified --input x=f32[8,4,32] \
+  --input w_ih=f32[2,128,32] --input w_hh=f32[2,128,32] --input b=f32[2,128] \
+  --input state_h=f32[2,4,32] --input state_c=f32[2,4,32] --check --json
+
 # The acceptance command, writing its output into a scratch folder.
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
