@@ -3,6 +3,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <type_traits>
 #include <vector>
 
 #include "interp/dtype_dispatch.h"
@@ -27,23 +28,36 @@ struct MatrixRef {
   int64_t rowStride, colStride;
 };
 
-// C[M, N] (contiguous, zeroed) += A[M, K] * B[K, N], where B's rows are
-// contiguous (colStride 1).
+// Accumulator of a product: f32 sums run in double, as the reference should
+// be at least as accurate as PyTorch's blocked f32 GEMM (a long dot product
+// summed in f32 in order is off by ~eps * K * |partial sums|).
+template <typename T>
+using AccumulatorOf = std::conditional_t<std::is_same_v<T, float>, double, T>;
+
+// C[M, N] (contiguous) = A[M, K] * B[K, N] for rows [rowBegin, rowEnd) (at
+// most kRowBlock of them), where B's rows are contiguous (colStride 1).
 template <typename T>
 void gemmRowsContiguousB(MatrixRef<T> A, MatrixRef<T> B, T* C, int64_t M, int64_t N, int64_t K,
                          int64_t rowBegin, int64_t rowEnd) {
+  using Acc = AccumulatorOf<T>;
+  std::vector<Acc> acc((size_t)(kRowBlock * kTileN));
   for (int64_t j0 = 0; j0 < N; j0 += kTileN) {
     int64_t jn = std::min(kTileN, N - j0);
+    std::fill(acc.begin(), acc.end(), Acc(0));
     for (int64_t k0 = 0; k0 < K; k0 += kTileK) {
       int64_t k1 = std::min(K, k0 + kTileK);
       for (int64_t i = rowBegin; i < rowEnd; ++i) {
-        T* __restrict c = C + i * N + j0;
+        Acc* __restrict c = acc.data() + (i - rowBegin) * kTileN;
         for (int64_t k = k0; k < k1; ++k) {
-          T aik = A.data[i * A.rowStride + k * A.colStride];
+          Acc aik = (Acc)A.data[i * A.rowStride + k * A.colStride];
           const T* __restrict b = B.data + k * B.rowStride + j0;
-          for (int64_t j = 0; j < jn; ++j) c[j] += aik * b[j];
+          for (int64_t j = 0; j < jn; ++j) c[j] += aik * (Acc)b[j];
         }
       }
+    }
+    for (int64_t i = rowBegin; i < rowEnd; ++i) {
+      const Acc* c = acc.data() + (i - rowBegin) * kTileN;
+      for (int64_t j = 0; j < jn; ++j) C[i * N + j0 + j] = (T)c[j];
     }
   }
 }

@@ -18,7 +18,7 @@ Tensor linearTensors(const Tensor& x, const Tensor& w, const std::optional<Tenso
 
 // out[batch..., m, n] = sum_k a[batch..., m, k] * b[batch..., k, n] for
 // operands already broadcast to the same batch shape (stride 0 allowed) and
-// of one dtype; `out` is contiguous and zero-filled.
+// of one dtype; `out` is contiguous (overwritten).
 void batchedGemm(const Tensor& a, const Tensor& b, const Tensor& out);
 
 }  // namespace stitch

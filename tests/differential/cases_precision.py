@@ -20,5 +20,9 @@ CASES = [
          {"x": ("f32", [200000], -20.0, 20.0)}, ret=LIST),
     expr("prod_many_near_one", "x.prod()", {"x": ("f32", [10000], 0.9999, 1.0001)}),
     expr("norm_long", "x.norm()", {"x": LONG}),
-    expr("matmul_long_k", "x.view(4, -1) @ x.view(-1, 4)", {"x": ("f32", [40000])}),
+    # K = 10000 with cancellation: PyTorch's own f32 result is off from the
+    # exact (f64) product by up to ~4e-5 on these inputs, so agreement with
+    # it can only be asked to that order; ours sums in double.
+    expr("matmul_long_k", "x.view(4, -1) @ x.view(-1, 4)", {"x": ("f32", [40000])},
+         tol=(1e-4, 1e-4)),
 ]

@@ -30,6 +30,7 @@ NAMES = ["x", "y", "torch", "sum", "view", "range", "int", "float", "zz", "None"
 
 
 def load_programs():
+    sys.path.insert(0, DIFFERENTIAL)  # the case files import their builders
     programs = []
     for path in sorted(glob.glob(os.path.join(DIFFERENTIAL, "cases_*.py"))):
         spec = importlib.util.spec_from_file_location(os.path.basename(path)[:-3], path)
