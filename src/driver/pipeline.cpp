@@ -2,18 +2,11 @@
 
 #include <chrono>
 
-#include "passes/block_propagation.h"
 #include "passes/canonicalize.h"
 #include "passes/constant_folding.h"
 #include "passes/cse.h"
 #include "passes/dce.h"
 #include "passes/functionalize.h"
-#include "passes/identity_carries.h"
-#include "passes/remove_inplace.h"
-#include "passes/remove_update.h"
-#include "passes/rename.h"
-#include "passes/rewrite_mutation.h"
-#include "passes/same_dtype_conversion.h"
 #include "passes/shape_inference.h"
 
 namespace stitch {
@@ -47,16 +40,9 @@ std::unique_ptr<Graph> emitGraph(const SourceModule& module, const std::string& 
 
 void functionalStage(PipelineResult& result, PassLogger& logger) {
   Graph& g = *result.graph;
-  runPass("same-dtype-conversion", g, logger, removeSameDtypeConversions);
-  runPass("constant-folding", g, logger, foldConstants);
-  runPass("remove-inplace", g, logger, removeInplace);
-  runPass("identity-carries", g, logger, removeIdentityCarries);
-  runPass("rewrite-mutation", g, logger, rewriteMutation);
-  runPass("block-propagation", g, logger, propagateBlocks);
-  runPass("return-mutated-inputs", g, logger,
-          [&](Graph& graph) { result.writeBack = returnMutatedInputs(graph); });
-  runPass("rename", g, logger, renameVersions);
-  runPass("remove-update", g, logger, removeUpdates);
+  result.writeBack = functionalize(g, [&](const char* name, const std::function<void()>& step) {
+    runPass(name, g, logger, [&](Graph&) { step(); });
+  });
 }
 
 // Canonicalization and folding leave dead nodes and duplicates behind, so
@@ -126,8 +112,8 @@ PipelineResult runPipeline(const SourceModule& module, const std::string& fn,
   result.opCounts[Stage::Parsed] = countOps(*result.graph);
   if (options.last == Stage::Parsed) return result;
 
-  // Stage functional: functionalize, one sub-pass at a time (the order of
-  // functionalize.cpp), so each one's IR is logged. Functionalization refuses
+  // Stage functional: functionalize, each sub-pass timed and its IR logged.
+  // Functionalization refuses
   // aliasing it cannot follow yet (functionalize.h lists the cases); the
   // program is still valid, so the later stages then keep the imperative
   // graph, which the interpreter runs exactly, and the result says so.

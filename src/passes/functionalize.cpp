@@ -33,16 +33,22 @@ FunctionalizeResult returnMutatedInputs(Graph& g) {
   return result;
 }
 
-FunctionalizeResult functionalize(Graph& graph) {
-  removeSameDtypeConversions(graph);
-  foldConstants(graph);
-  removeInplace(graph);
-  removeIdentityCarries(graph);
-  rewriteMutation(graph);
-  propagateBlocks(graph);
-  FunctionalizeResult result = returnMutatedInputs(graph);
-  renameVersions(graph);
-  removeUpdates(graph);
+FunctionalizeResult functionalize(Graph& graph, const SubPassRunner& runSubPass) {
+  auto run = [&](const char* name, auto pass) {
+    auto step = [&] { pass(graph); };
+    if (runSubPass) runSubPass(name, step);
+    else step();
+  };
+  FunctionalizeResult result;
+  run("same-dtype-conversion", removeSameDtypeConversions);
+  run("constant-folding", foldConstants);
+  run("remove-inplace", removeInplace);
+  run("identity-carries", removeIdentityCarries);
+  run("rewrite-mutation", rewriteMutation);
+  run("block-propagation", propagateBlocks);
+  run("return-mutated-inputs", [&](Graph& g) { result = returnMutatedInputs(g); });
+  run("rename", renameVersions);
+  run("remove-update", removeUpdates);
   return result;
 }
 

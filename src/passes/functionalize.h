@@ -42,6 +42,7 @@
 // half-rewritten: functionalize a clone when a fallback is wanted.
 #pragma once
 #include <cstddef>
+#include <functional>
 #include <vector>
 
 #include "ir/graph.h"
@@ -53,11 +54,15 @@ struct FunctionalizeResult {
   std::vector<size_t> writtenBackInputs;  // input index of each extra output
 };
 
-FunctionalizeResult functionalize(Graph& graph);
+// Runs one named sub-pass (`step`); a driver passes one that times it and
+// logs the IR after it. The default just runs the step.
+using SubPassRunner = std::function<void(const char* name, const std::function<void()>& step)>;
 
-// The step between block-propagation and rename, exposed so a driver can run
-// (and log) the sub-passes one by one: appends the inputs written through
-// tssa.update markers in the top block as extra outputs.
+// The sub-passes in order, each through `runSubPass`.
+FunctionalizeResult functionalize(Graph& graph, const SubPassRunner& runSubPass = {});
+
+// The step between block-propagation and rename: appends the inputs written
+// through tssa.update markers in the top block as extra outputs.
 FunctionalizeResult returnMutatedInputs(Graph& graph);
 
 }  // namespace stitch
