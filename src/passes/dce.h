@@ -1,7 +1,10 @@
 // dce: removes pure nodes none of whose outputs is used, inner blocks first,
-// last node first, so a chain of dead nodes goes in one sweep. A prim.if
-// whose outputs are all unused goes too when both branches hold only pure
-// nodes. Nodes with effects (prim.raise, in-place ops, random ops) stay.
+// last node first, so a chain of dead nodes goes in one sweep. A prim.if or
+// prim.loop whose outputs are all unused goes too when its blocks hold only
+// pure nodes. Of the control-flow nodes that stay, unused branch outputs are
+// dropped, and so are loop-carried values that only feed their own next
+// iteration (an accumulator nobody reads after the loop). Nodes with effects
+// (prim.raise, in-place ops, random ops) stay.
 //
 //   %a = add(%x, %y, 1)              %b = mul(%x, %x)
 //   %b = mul(%x, %x)          ->     return (%b)

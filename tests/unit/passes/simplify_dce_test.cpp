@@ -67,5 +67,72 @@ def f(x: torch.Tensor, n: int):
   EXPECT_EQ(countKind(after->top(), "prim.raise"), raises);
 }
 
+TEST(SimplifyDce, DropsUnusedBranchOutputs) {
+  Program p{"dead_if_output", R"(
+def f(x: torch.Tensor, n: int):
+    if n > 1:
+        t = x * 2.0
+        u = x.exp()
+    else:
+        t = x - 1.0
+        u = x.sin()
+    return t
+)", {T({4}), I(3)}};
+  auto before = functionalGraph(p);
+  ASSERT_EQ(countKind(before->top(), "exp"), 1u);
+  auto after = checkPass(p, *before, eliminateDeadCode, true);
+  EXPECT_EQ(countKind(after->top(), "prim.if"), 1u);
+  EXPECT_EQ(countKind(after->top(), "exp"), 0u);
+  EXPECT_EQ(countKind(after->top(), "sin"), 0u);
+  EXPECT_EQ(countKind(after->top(), "mul"), 1u);
+}
+
+TEST(SimplifyDce, DropsLoopCarriedValuesOnlyFeedingThemselves) {
+  Program p{"dead_carried", R"(
+def f(x: torch.Tensor, n: int):
+    acc = x
+    unused = x * 0.0
+    for i in range(n):
+        acc = acc + x
+        unused = unused + acc.exp()
+    return acc
+)", {T({5}), I(4)}};
+  auto before = functionalGraph(p);
+  ASSERT_EQ(countKind(before->top(), "exp"), 1u);
+  auto after = checkPass(p, *before, eliminateDeadCode, true);
+  EXPECT_EQ(countKind(after->top(), "prim.loop"), 1u);
+  EXPECT_EQ(countKind(after->top(), "exp"), 0u);
+  EXPECT_EQ(countKind(after->top(), "add"), 1u);
+}
+
+TEST(SimplifyDce, KeepsCarriedValuesOthersNeed) {
+  Program p{"live_carried", R"(
+def f(x: torch.Tensor, n: int):
+    a = x
+    b = x
+    for i in range(n):
+        b = b * 0.5
+        a = a + b
+    return a
+)", {T({5}), I(3)}};
+  auto before = functionalGraph(p);
+  auto after = checkPass(p, *before, eliminateDeadCode, std::nullopt);
+  EXPECT_EQ(countKind(after->top(), "mul"), 1u);
+  EXPECT_EQ(countKind(after->top(), "add"), 1u);
+}
+
+TEST(SimplifyDce, RemovesPureLoopsWhoseResultsAreUnused) {
+  Program p{"dead_loop", R"(
+def f(x: torch.Tensor, n: int):
+    y = x
+    for i in range(n):
+        y = y * 2.0
+    return x + 1.0
+)", {T({3}), I(3)}};
+  auto before = functionalGraph(p);
+  auto after = checkPass(p, *before, eliminateDeadCode, true);
+  EXPECT_EQ(countKind(after->top(), "prim.loop"), 0u);
+}
+
 }  // namespace
 }  // namespace stitch::simplify_test
