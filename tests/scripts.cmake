@@ -1,4 +1,10 @@
 # Script-driven suites, included from tests/CMakeLists.txt.
+#
+# Every suite that compiles programs shares one kernel cache under the build
+# tree (STITCH_CACHE_DIR, set on each test below), so tests never write to
+# the user's home; suites that need a fresh cache make their own temp dir.
+set(stitch_test_cache_dir ${CMAKE_BINARY_DIR}/test-kernel-cache)
+set(stitch_script_tests)
 
 # Differential suite vs PyTorch: one test per case family (cases_<family>.py)
 # so ctest runs the families in parallel.
@@ -7,48 +13,79 @@ file(GLOB differential_families CONFIGURE_DEPENDS
 foreach(family_file ${differential_families})
   get_filename_component(family ${family_file} NAME_WE)
   string(REPLACE "cases_" "" family ${family})
+  # The reference interpreter on the program as parsed.
   add_test(NAME differential.${family}
            COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/differential/run_differential.py
-                   --stitch $<TARGET_FILE:stitch> --family ${family})
+                   --stitch $<TARGET_FILE:stitch> --family ${family} --mode interp)
   # The same cases on the functional graph (written inputs copied back by
   # the driver) and on the simplified one.
   foreach(stage functional simplified)
     add_test(NAME differential_${stage}.${family}
              COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/differential/run_differential.py
-                     --stitch $<TARGET_FILE:stitch> --family ${family} --stage ${stage})
+                     --stitch $<TARGET_FILE:stitch> --family ${family} --mode interp
+                     --stage ${stage})
+    list(APPEND stitch_script_tests differential_${stage}.${family})
   endforeach()
+  # The whole pipeline: generated kernels, the runtime, written-back inputs.
+  add_test(NAME differential_compiled.${family}
+           COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/differential/run_differential.py
+                   --stitch $<TARGET_FILE:stitch> --family ${family} --mode compiled)
+  list(APPEND stitch_script_tests differential.${family} differential_compiled.${family})
 endforeach()
 
-# Error corpus: each bad program gives its one-line error, location and exit code.
+# Error corpus: each bad program gives its one-line error, location and
+# exit code, in both modes.
 add_test(NAME errors
          COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/error/run_errors.py
-                 --stitch $<TARGET_FILE:stitch>)
+                 --stitch $<TARGET_FILE:stitch> --mode interp)
+add_test(NAME errors.compiled
+         COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/error/run_errors.py
+                 --stitch $<TARGET_FILE:stitch> --mode compiled)
+list(APPEND stitch_script_tests errors errors.compiled)
 
-# Examples: each examples/NAME.py runs in PyTorch and through `stitch run
-# --mode interp` on the same fresh random inputs; they must agree. Exit 77
-# (no PyTorch/numpy on this machine) counts as skipped.
+# Examples: each examples/NAME.py runs in PyTorch and through `stitch run` on
+# the same fresh random inputs; they must agree. Interp mode checks every
+# stage; compiled mode the whole pipeline (with --check against the
+# interpreter). Exit 77 (no PyTorch/numpy on this machine) counts as skipped.
 foreach(example normalize softmax layernorm bbox_decode lstm)
-  add_test(NAME example.${example}
-           COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/examples/check_examples.py
-                   --stitch $<TARGET_FILE:stitch> --examples ${PROJECT_SOURCE_DIR}/examples
-                   --only ${example})
-  set_tests_properties(example.${example} PROPERTIES SKIP_RETURN_CODE 77)
+  foreach(mode interp compiled)
+    set(name example_${mode}.${example})
+    if(mode STREQUAL "interp")
+      set(name example.${example})
+    endif()
+    add_test(NAME ${name}
+             COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/examples/check_examples.py
+                     --stitch $<TARGET_FILE:stitch> --examples ${PROJECT_SOURCE_DIR}/examples
+                     --only ${example} --mode ${mode})
+    set_tests_properties(${name} PROPERTIES SKIP_RETURN_CODE 77)
+    list(APPEND stitch_script_tests ${name})
+  endforeach()
 endforeach()
 
 # Robustness: random broken variants of the differential programs and random
 # input shapes end with exit 0/1/2 and one clean error line, never a crash.
 add_test(NAME errors.robustness
          COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/error/run_robustness.py
-                 --stitch $<TARGET_FILE:stitch> --count 300)
+                 --stitch $<TARGET_FILE:stitch> --count 300 --mode interp)
+add_test(NAME errors.robustness_compiled
+         COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/error/run_robustness.py
+                 --stitch $<TARGET_FILE:stitch> --count 100 --mode compiled)
+list(APPEND stitch_script_tests errors.robustness errors.robustness_compiled)
 
 # The `stitch` command's own behaviour: help, --json, dump, STITCH_DEBUG,
-# .npz outputs, errors for what this version lacks.
+# .npz outputs, the kernel cache across processes, errors for what this
+# version lacks. It makes fresh cache dirs of its own where it needs them.
 add_test(NAME cli
          COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/examples/check_cli.py
                  --stitch $<TARGET_FILE:stitch> --examples ${PROJECT_SOURCE_DIR}/examples)
+list(APPEND stitch_script_tests cli)
 
 # Golden IR: tests/golden/*.py carry FileCheck-style CHECK lines for the IR
 # after functionalize and after simplify.
 add_test(NAME golden
          COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/golden/run_golden.py
                  --stitch $<TARGET_FILE:stitch> --golden ${CMAKE_CURRENT_SOURCE_DIR}/golden)
+list(APPEND stitch_script_tests golden)
+
+set_tests_properties(${stitch_script_tests} PROPERTIES
+                     ENVIRONMENT "STITCH_CACHE_DIR=${stitch_test_cache_dir}")

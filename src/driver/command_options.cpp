@@ -31,8 +31,7 @@ std::vector<NamedInputSpec> inputSpecs(const ParsedOptions& parsed) {
 
 RunMode runModeFrom(const std::string& text) {
   if (text == "interp") return RunMode::Interp;
-  if (text == "compiled")
-    throw UserError("--mode compiled is not available yet (use --mode interp)");
+  if (text == "compiled") return RunMode::Compiled;
   throw UserError(errorMessage("--mode expects interp or compiled, got '", text, "'"));
 }
 
@@ -66,9 +65,14 @@ RunOptions parseRunOptions(const std::vector<std::string>& args) {
   o.inputsFile = parsed.get("inputs");
   o.outputsFile = parsed.get("outputs");
   if (parsed.has("mode")) o.mode = runModeFrom(parsed.get("mode"));
-  if (parsed.has("stage"))
+  if (parsed.has("stage")) {
+    // A compiled run always runs the whole pipeline; --stage picks the IR
+    // the interpreter runs.
+    if (o.mode == RunMode::Compiled)
+      throw UserError("--stage applies to --mode interp (a compiled run runs every stage)");
     o.stage = stageFrom(parsed.get("stage"), {Stage::Parsed, Stage::Functional, Stage::Simplified},
                         "parsed, functional, simplified");
+  }
   o.check = parsed.has("check");
   if (parsed.has("bench")) o.bench = (int)parseIntegerOption("bench", parsed.get("bench"), 1, kMaxBench);
   if (parsed.has("seed"))

@@ -1,6 +1,6 @@
 // The options of `stitch run` and `stitch dump`, parsed and validated (the
 // CLI contract is in DESIGN.md). Throws UserError for bad arguments,
-// including modes and stages this build does not implement yet.
+// including stages this build does not implement yet.
 #pragma once
 #include <cstdint>
 #include <optional>
@@ -21,13 +21,12 @@ struct RunOptions {
   std::vector<NamedInputSpec> inputs;
   std::string inputsFile;   // --inputs, empty: none
   std::string outputsFile;  // --outputs, empty: none
-  // Compiled execution does not exist yet, so the default is interp.
-  RunMode mode = RunMode::Interp;
-  Stage stage = Stage::Parsed;
+  RunMode mode = RunMode::Compiled;
+  Stage stage = Stage::Parsed;  // the IR to interpret (--mode interp only)
   bool check = false;
   int bench = 0;  // 0: a single timed run
   uint64_t seed = 0;
-  int threads = 0;  // 0: OpenMP's default
+  int threads = 0;  // 0: OpenMP's default (kernels and host ops alike)
   bool json = false;
 };
 

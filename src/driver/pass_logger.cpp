@@ -33,6 +33,21 @@ void PassLogger::record(const std::string& pass, const Graph& graph, double ms) 
   records_.push_back(std::move(r));
 }
 
+void PassLogger::recordText(const std::string& pass, const std::function<std::string()>& text,
+                            double ms) {
+  PassRecord r;
+  r.pass = pass;
+  r.ms = ms;
+  if (keepIR_ || echo_) {
+    r.ir = text();
+    r.changed = true;  // a new kind of IR: nothing to compare it with
+    lastIR_ = r.ir;
+  }
+  if (echo_) *echo_ << format(r) << std::flush;
+  if (!keepIR_) r.ir.clear();
+  records_.push_back(std::move(r));
+}
+
 std::string PassLogger::format(const PassRecord& r) {
   std::ostringstream os;
   os << "== after " << r.pass << " (" << std::fixed << std::setprecision(3) << r.ms << " ms)";

@@ -5,8 +5,10 @@
 //   == after shape-inference (0.12 ms) ==
 //   graph normalize(%src : f32[...], ...
 //
+// The code generator's passes log their own text (kernel graph, uops, C).
 // and a pass that changed nothing prints "(unchanged)" instead of the IR.
 #pragma once
+#include <functional>
 #include <iosfwd>
 #include <string>
 #include <vector>
@@ -31,6 +33,9 @@ class PassLogger {
   static PassLogger fromEnvironment(bool keepIR);
 
   void record(const std::string& pass, const Graph& graph, double ms);
+  // For a pass whose result is not a graph (kernel graph, uops, C source):
+  // `text` prints it, called only when the text is kept or echoed.
+  void recordText(const std::string& pass, const std::function<std::string()>& text, double ms);
   const std::vector<PassRecord>& records() const { return records_; }
   // "== after PASS (T ms) ==" and the IR, or "(unchanged)".
   static std::string format(const PassRecord& record);

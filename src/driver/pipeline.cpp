@@ -2,12 +2,16 @@
 
 #include <chrono>
 
+#include "codegen/c_renderer.h"
+#include "ir/printer.h"
 #include "passes/canonicalize.h"
 #include "passes/constant_folding.h"
 #include "passes/cse.h"
 #include "passes/dce.h"
 #include "passes/functionalize.h"
 #include "passes/shape_inference.h"
+#include "runtime/code_plan.h"
+#include "ugraph/kernel_graph_printer.h"
 
 namespace stitch {
 
@@ -45,6 +49,15 @@ void functionalStage(PipelineResult& result, PassLogger& logger) {
   });
 }
 
+// Runs one code-generation pass (its result is not a graph) and logs its
+// text; the text is printed only when the logger keeps or echoes it.
+template <typename Pass, typename Print>
+void runCodePass(const char* name, PassLogger& logger, Pass pass, Print print) {
+  auto start = Clock::now();
+  pass();
+  logger.recordText(name, print, millisecondsSince(start));
+}
+
 // Canonicalization and folding leave dead nodes and duplicates behind, so
 // cse and dce come last.
 void simplifiedStage(Graph& g, PassLogger& logger) {
@@ -75,9 +88,7 @@ std::optional<Stage> stageFromName(std::string_view name) {
   return std::nullopt;
 }
 
-bool stageAvailable(Stage stage) {
-  return stage == Stage::Parsed || stage == Stage::Functional || stage == Stage::Simplified;
-}
+bool stageAvailable(Stage stage) { return stage != Stage::Fused; }
 
 std::string availableStageNames() {
   std::string names;
@@ -109,6 +120,7 @@ PipelineResult runPipeline(const SourceModule& module, const std::string& fn,
   if (options.keepSpecializationInput) result.emitted = result.graph->clone();
   runPass("shape-inference", *result.graph, logger,
           [&](Graph& g) { inferShapes(g, inputTypes); });
+  if (options.keepParsed) result.parsed = result.graph->clone();
   result.opCounts[Stage::Parsed] = countOps(*result.graph);
   if (options.last == Stage::Parsed) return result;
 
@@ -132,8 +144,41 @@ PipelineResult runPipeline(const SourceModule& module, const std::string& fn,
   result.opCounts[Stage::Simplified] = countOps(*result.graph);
   if (options.last == Stage::Simplified) return result;
 
-  STITCH_ASSERT(false, "stage ", stageName(options.last), " is marked available but not run");
+  // Stage fused (not in this version): ops stay in the simplest groups the
+  // kernel planner forms itself.
+
+  // Stage ugraph: kernels over the graph. An imperative graph (refused by
+  // functionalization) keeps every op in a kernel of its own.
+  bool pure = result.functionalFallback.empty();
+  CodePlan& code = result.code;
+  runCodePass(
+      "plan-kernels", logger, [&] { code.kernels = planProgramKernels(*result.graph, pure); },
+      [&] { return printKernelGraph(code.kernels); });
+  if (options.last == Stage::UGraph) return result;
+
+  // Stage uops: each graph-defined kernel's loop nest as linear uops.
+  runCodePass(
+      "linearize", logger, [&] { code.uops = linearizeKernels(code.kernels); },
+      [&] { return printKernelUOps(code.uops); });
+  if (options.last == Stage::UOps) return result;
+
+  // Stage code: one C translation unit for the whole program.
+  runCodePass(
+      "render-c", logger, [&] { code.source = renderC(code.uops); }, [&] { return code.source; });
   return result;
+}
+
+std::string stageText(const PipelineResult& result, Stage stage) {
+  switch (stage) {
+    case Stage::Parsed:
+    case Stage::Functional:
+    case Stage::Simplified:
+    case Stage::Fused: return printGraph(*result.graph);
+    case Stage::UGraph: return printKernelGraph(result.code.kernels);
+    case Stage::UOps: return printKernelUOps(result.code.uops);
+    case Stage::Code: return result.code.source;
+  }
+  return "";
 }
 
 }  // namespace stitch

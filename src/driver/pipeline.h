@@ -6,7 +6,12 @@
 //   parsed      emit (source -> imperative Graph IR), shape inference
 //   functional  + functionalize (its sub-passes one by one)
 //   simplified  + dce, cse, constant folding, canonicalization
-//   fused, ugraph, uops, code: the code generator's stages (not in this version)
+//   fused       fusion with schedules (not in this version)
+//   ugraph      + plan-kernels: the kernel graph (kernels, block graphs)
+//   uops        + linearize: the uops of every graph-defined kernel
+//   code        + render-c: the C translation unit of the whole program
+// Compiling and loading the C code is the runtime's part
+// (runtime/executable.h), so every stage here works without a C compiler.
 #pragma once
 #include <map>
 #include <memory>
@@ -20,6 +25,7 @@
 #include "frontend/frontend.h"
 #include "ir/graph.h"
 #include "passes/functionalize.h"
+#include "runtime/code_plan.h"
 
 namespace stitch {
 
@@ -37,6 +43,7 @@ Stage lastAvailableStage();
 struct PipelineOptions {
   Stage last = Stage::Parsed;   // stop after this stage
   bool keepSpecializationInput = false;  // keep the graph as emitted, before shape inference
+  bool keepParsed = false;  // keep a copy of the graph after stage parsed
 };
 
 struct PipelineResult {
@@ -44,6 +51,12 @@ struct PipelineResult {
   // The emitted graph before shape inference (when kept): a second,
   // independently typed program for cross-checking the specialized one.
   std::unique_ptr<Graph> emitted;
+  // The graph after stage parsed (when kept): the imperative program, typed,
+  // for the reference interpreter to check a compiled run against.
+  std::unique_ptr<Graph> parsed;
+  // From stage ugraph on: the kernels planned for `graph`, then their uops
+  // (stage uops), then the C source (stage code). Refers to `graph`'s nodes.
+  CodePlan code;
   std::map<Stage, OpCounts> opCounts;  // after each stage that ran
   // From stage functional on: the graph returns the final values of the
   // inputs it wrote as extra outputs (see functionalize.h); a runtime copies
@@ -60,5 +73,10 @@ struct PipelineResult {
 PipelineResult runPipeline(const SourceModule& module, const std::string& fn,
                            const std::vector<TypePtr>& inputTypes, const PipelineOptions& options,
                            PassLogger& logger);
+
+// What `stitch dump --stage STAGE` prints for a result that reached STAGE:
+// the graph IR for the graph stages, the kernel graph, every kernel's uops
+// ("kernel NAME" and its uop list) or the C source.
+std::string stageText(const PipelineResult& result, Stage stage);
 
 }  // namespace stitch

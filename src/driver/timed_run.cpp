@@ -14,14 +14,23 @@ IValueList interpretFresh(const Graph& graph, const IValueList& inputs, const In
 
 TimedRun runTimed(const Graph& graph, const IValueList& inputs, const InterpOptions& options,
                   int repetitions, const FunctionalizeResult& writeBack) {
+  return runTimed([&](const IValueList& fresh) { return interpret(graph, fresh, options); },
+                  inputs, repetitions, writeBack);
+}
+
+TimedRun runTimed(const ProgramRunner& runOnce, const IValueList& inputs, int repetitions,
+                  const FunctionalizeResult& writeBack) {
   using Clock = std::chrono::steady_clock;
   TimedRun run;
-  if (repetitions > 0) run.outputs = interpretFresh(graph, inputs, options);
+  if (repetitions > 0) run.outputs = runOnce(cloneValues(inputs));
   int timed = std::max(repetitions, 1);
   for (int i = 0; i < timed; ++i) {
     IValueList fresh = cloneValues(inputs);
+    // The last run's outputs are no longer needed: a runtime may reuse
+    // their buffers for this run.
+    run.outputs.clear();
     auto start = Clock::now();
-    run.outputs = interpret(graph, fresh, options);
+    run.outputs = runOnce(fresh);
     applyWriteBack(writeBack, fresh, run.outputs);
     run.timesMs.push_back(std::chrono::duration<double, std::milli>(Clock::now() - start).count());
   }

@@ -1,7 +1,9 @@
-// Runs a graph in the reference interpreter and times it. Every run gets a
+// Runs a program (the reference interpreter on a graph, or a compiled
+// Executable) and times it. Every run gets a
 // fresh copy of the inputs (copying is not timed), so a program that writes
 // its inputs in place sees the same values each time.
 #pragma once
+#include <functional>
 #include <vector>
 
 #include "interp/interpreter.h"
@@ -25,6 +27,13 @@ IValueList interpretFresh(const Graph& graph, const IValueList& inputs, const In
 // part of the timed run.
 TimedRun runTimed(const Graph& graph, const IValueList& inputs, const InterpOptions& options,
                   int repetitions, const FunctionalizeResult& writeBack = {});
+
+// One run of a program on inputs it may write (a fresh copy each time).
+using ProgramRunner = std::function<IValueList(const IValueList& inputs)>;
+
+// The same for any runner (e.g. a compiled Executable).
+TimedRun runTimed(const ProgramRunner& runOnce, const IValueList& inputs, int repetitions,
+                  const FunctionalizeResult& writeBack = {});
 
 // For a functionalized graph: copies extra output k into input
 // writeBack.writtenBackInputs[k] (element by element for a list), so the

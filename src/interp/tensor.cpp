@@ -9,12 +9,14 @@
 
 namespace stitch {
 
-Storage::Storage(size_t nbytes) : nbytes_(nbytes) {
+Storage::Storage(size_t nbytes) : Storage(nbytes, true) {}
+
+Storage::Storage(size_t nbytes, bool zeroFill) : nbytes_(nbytes) {
   size_t rounded = (nbytes + 63) / 64 * 64;
   if (rounded == 0) rounded = 64;
   data_ = static_cast<uint8_t*>(std::aligned_alloc(64, rounded));
   if (!data_) throw RuntimeFailure(errorMessage("out of memory allocating ", nbytes, " bytes"));
-  std::memset(data_, 0, rounded);
+  if (zeroFill) std::memset(data_, 0, rounded);
 }
 
 Storage::~Storage() { std::free(data_); }
@@ -41,7 +43,11 @@ std::string shapeToString(const Shape& sizes) {
   return s + "]";
 }
 
-Tensor Tensor::empty(const Shape& sizes, DType dtype) {
+namespace {
+
+// Bytes of a contiguous tensor of sizes; user errors for negative dims and
+// run-time failures for sizes no machine holds.
+size_t checkedTensorBytes(const Shape& sizes, DType dtype) {
   for (int64_t s : sizes) {
     if (s < 0) {
       throw UserError(errorMessage("Trying to create tensor with negative dimension ", s, ": ",
@@ -57,8 +63,24 @@ Tensor Tensor::empty(const Shape& sizes, DType dtype) {
     throw RuntimeFailure(errorMessage("cannot allocate a tensor of shape ", shapeToString(sizes),
                                       ": out of memory"));
   }
+  return (size_t)bytes;
+}
+
+}  // namespace
+
+Tensor Tensor::empty(const Shape& sizes, DType dtype) {
+  return onStorage(std::make_shared<Storage>(checkedTensorBytes(sizes, dtype), true), sizes, dtype);
+}
+
+Tensor Tensor::uninitialized(const Shape& sizes, DType dtype) {
+  return onStorage(std::make_shared<Storage>(checkedTensorBytes(sizes, dtype), false), sizes, dtype);
+}
+
+Tensor Tensor::onStorage(std::shared_ptr<Storage> storage, const Shape& sizes, DType dtype) {
+  STITCH_ASSERT(storage && storage->nbytes() >= (size_t)numelOf(sizes) * dtypeSize(dtype),
+                "storage too small for a tensor of shape ", shapeToString(sizes));
   Tensor t;
-  t.storage_ = std::make_shared<Storage>((size_t)bytes);
+  t.storage_ = std::move(storage);
   t.dtype_ = dtype;
   t.sizes_ = sizes;
   t.strides_ = contiguousStrides(sizes);

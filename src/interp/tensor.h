@@ -18,6 +18,9 @@ using Shape = std::vector<int64_t>;
 class Storage {
  public:
   explicit Storage(size_t nbytes);  // 64-byte aligned, zero-initialized
+  // zeroFill = false leaves the bytes as allocated: for buffers that are
+  // written completely before anyone reads them (kernel outputs).
+  Storage(size_t nbytes, bool zeroFill);
   ~Storage();
   Storage(const Storage&) = delete;
   Storage& operator=(const Storage&) = delete;
@@ -34,6 +37,12 @@ class Tensor {
   Tensor() = default;  // undefined
   // A new contiguous tensor (zero-filled).
   static Tensor empty(const Shape& sizes, DType dtype);
+  // The same without the zero fill: every element must be written before it
+  // is read (the runtime's kernel outputs).
+  static Tensor uninitialized(const Shape& sizes, DType dtype);
+  // A contiguous tensor of `sizes` on an existing storage (at least
+  // numel * element size bytes), e.g. one reused by the runtime.
+  static Tensor onStorage(std::shared_ptr<Storage> storage, const Shape& sizes, DType dtype);
   // A view on the same storage.
   Tensor asStrided(const Shape& sizes, const Shape& strides, int64_t offset) const;
 

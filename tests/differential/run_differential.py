@@ -1,6 +1,8 @@
 #!/usr/bin/python3
 """Differential tests: every case runs under PyTorch and under
-`stitch run --mode interp`; dtypes, shapes and values must agree.
+`stitch run --mode MODE` (interp: the reference interpreter, optionally at
+--stage; compiled: the whole pipeline and generated kernels); dtypes,
+shapes and values must agree.
 
 Cases live in cases_<family>.py as a list CASES of dicts:
   name    unique within the family
@@ -293,8 +295,10 @@ def run_family(family, args):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--stitch", help="path of the stitch binary")
-    parser.add_argument("--mode", default="interp", help="stitch run --mode (default interp)")
-    parser.add_argument("--stage", help="stitch run --stage (parsed, functional, simplified)")
+    parser.add_argument("--mode", default="interp", choices=("interp", "compiled"),
+                        help="stitch run --mode (default interp)")
+    parser.add_argument("--stage", help="with --mode interp: stitch run --stage (parsed, "
+                                        "functional, simplified)")
     parser.add_argument("--family", action="append",
                         help="case family (cases_<family>.py); default: all")
     parser.add_argument("--filter", help="only cases whose name contains this")
@@ -314,6 +318,8 @@ def main():
             for case in load_cases(family):
                 print("%s.%s" % (family, case["name"]))
         return 0
+    if args.stage and args.mode != "interp":
+        parser.error("--stage applies to --mode interp")
     if not args.torch_only and not args.stitch:
         parser.error("--stitch is required (or use --torch-only)")
     if args.stitch and not os.access(args.stitch, os.X_OK):

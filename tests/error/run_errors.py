@@ -82,9 +82,9 @@ def check_output(proc, exit_code, prefix, contains):
             raise CaseFailure("message %r does not contain %r" % (line[len(prefix):], text))
 
 
-def run_program_case(stitch, path):
+def run_program_case(stitch, path, mode):
     spec = parse_header(path)
-    cmd = [stitch, "run", path, "--mode", "interp"] + spec["args"]
+    cmd = [stitch, "run", path, "--mode", mode] + spec["args"]
     proc = run_stitch(cmd)
     prefix = "%s:%d:%d: error: " % (path, spec["loc"][0], spec["loc"][1])
     check_output(proc, spec["exit"], prefix, spec["contains"])
@@ -113,6 +113,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--stitch", required=True, help="path of the stitch binary")
     parser.add_argument("--filter", help="only cases whose name contains this")
+    parser.add_argument("--mode", default="interp", choices=("interp", "compiled"),
+                        help="stitch run --mode for the program cases (default interp)")
     args = parser.parse_args()
     if args.stitch and not os.access(args.stitch, os.X_OK):
         parser.error("no stitch binary at %s" % args.stitch)
@@ -121,7 +123,7 @@ def main():
         name = os.path.basename(path)[:-3]
         if args.filter and args.filter not in name:
             continue
-        results.append((name, lambda p=path: run_program_case(args.stitch, p)))
+        results.append((name, lambda p=path: run_program_case(args.stitch, p, args.mode)))
     with tempfile.TemporaryDirectory(prefix="stitch-errors-") as scratch:
         for name, cli_args, text in load_cli_cases():
             if args.filter and args.filter not in name:

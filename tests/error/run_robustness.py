@@ -102,6 +102,8 @@ def main():
     parser.add_argument("--stitch", required=True)
     parser.add_argument("--count", type=int, default=150, help="variants to run")
     parser.add_argument("--seed", type=int)
+    parser.add_argument("--mode", default="interp", choices=("interp", "compiled"),
+                        help="stitch run --mode (default interp)")
     args = parser.parse_args()
     if args.stitch and not os.access(args.stitch, os.X_OK):
         parser.error("no stitch binary at %s" % args.stitch)
@@ -120,7 +122,7 @@ def main():
         prog = os.path.join(workdir, "v%03d_%s.py" % (i, case["name"]))
         with open(prog, "w") as f:
             f.write(src)
-        cmd = [args.stitch, "run", prog, "--fn", case["fn"], "--mode", "interp",
+        cmd = [args.stitch, "run", prog, "--fn", case["fn"], "--mode", args.mode,
                "--seed", str(rng.randrange(1000))] + input_args(case, rng, shapes_only)
         try:
             proc = subprocess.run(cmd, capture_output=True, text=True, timeout=30)

@@ -1,9 +1,12 @@
-"""Runs examples/*.py in PyTorch and through `stitch run --mode interp` on the
-same fresh random inputs and checks that they agree (rtol 1e-4, atol 1e-5),
-at each stage (parsed, functional, simplified); `--json` must report no
-mutating op (in-place or view op) after functional.
+"""Runs examples/*.py in PyTorch and through `stitch run` on the same fresh
+random inputs and checks that they agree (rtol 1e-4, atol 1e-5). With
+--mode interp (the default) at each stage (parsed, functional, simplified);
+with --mode compiled through the whole pipeline, where `--json` must report
+kernel calls. `--json` must report no mutating op (in-place or view op)
+after functional; every run passes --check (the reference interpreter).
 
     check_examples.py --stitch build/tools/stitch/stitch --examples examples [--only NAME] [--seed S]
+                      [--mode interp|compiled]
 
 Tensors go to stitch in an .npz (a List[Tensor] parameter NAME as members
 NAME_0, NAME_1, ...), scalars as --input NAME=VALUE. Exit 0 when every
@@ -145,11 +148,32 @@ def check_stage_counts(name, stage, report):
     return True
 
 
-def check_example(name, stitch, examples_dir, seed):
+def check_example(name, stitch, examples_dir, seed, mode):
+    if mode == "compiled":
+        return check_example_at(name, stitch, examples_dir, seed, None)
     return all([check_example_at(name, stitch, examples_dir, seed, stage) for stage in STAGES])
 
 
+# Examples whose shapes are not static: the list elements of bbox_decode
+# differ in length, so every op keeps an unknown dim and runs on the host.
+NO_STATIC_SHAPES = {"bbox_decode"}
+
+
+def check_compiled_report(name, report):
+    least = 0 if name in NO_STATIC_SHAPES else 1
+    if report.get("mode") != "compiled" or not isinstance(report.get("kernels"), int) \
+            or report["kernels"] < least:
+        print(f"FAIL {name} [compiled]: --json reports mode {report.get('mode')!r}, "
+              f"kernels {report.get('kernels')!r} (expected compiled, >= {least})")
+        return False
+    compile_info = report.get("compile", {})
+    print(f"     {name} [compiled] {report['kernels']} kernel calls per run, compile "
+          f"{json.dumps(compile_info)}")
+    return True
+
+
 def check_example_at(name, stitch, examples_dir, seed, stage):
+    """stage None: compiled mode."""
     path = os.path.join(examples_dir, f"{name}.py")
     rng = np.random.default_rng(seed)
     inputs = EXAMPLES[name](rng)
@@ -159,8 +183,9 @@ def check_example_at(name, stitch, examples_dir, seed, stage):
         out_path = os.path.join(tmp, "out.npz")
         # --check also interprets the graph before shape specialization and
         # fails on a difference: every example checks that pass too.
-        cmd = [stitch, "run", path, "--mode", "interp", "--stage", stage, "--check", "--json",
-               "--outputs", out_path]
+        mode_args = ["--mode", "compiled"] if stage is None else ["--mode", "interp", "--stage", stage]
+        cmd = [stitch, "run", path] + mode_args + ["--check", "--json", "--outputs", out_path]
+        stage = stage or "compiled"
         cmd += stitch_arguments(inputs, os.path.join(tmp, "in.npz"))
         proc = subprocess.run(cmd, capture_output=True, text=True)
         if proc.returncode != 0:
@@ -172,7 +197,10 @@ def check_example_at(name, stitch, examples_dir, seed, stage):
         except ValueError:
             print(f"FAIL {name} [{stage}]: --json did not print one JSON object\n{proc.stdout}")
             return False
-        if not check_stage_counts(name, stage, report):
+        if stage == "compiled":
+            if not check_compiled_report(name, report) or not check_stage_counts(name, "simplified", report):
+                return False
+        elif not check_stage_counts(name, stage, report):
             return False
         with np.load(out_path) as f:
             got = [f[f"out{i}"] for i in range(len(f.files))]
@@ -200,6 +228,8 @@ def main():
     parser.add_argument("--examples", required=True, help="the examples folder")
     parser.add_argument("--only", action="append", help="check only this example (repeatable)")
     parser.add_argument("--seed", type=int, help="reuse a seed printed by an earlier run")
+    parser.add_argument("--mode", default="interp", choices=("interp", "compiled"),
+                        help="stitch run --mode (interp: every stage; compiled: the whole pipeline)")
     args = parser.parse_args()
 
     names = args.only or list(EXAMPLES)
@@ -209,7 +239,7 @@ def main():
         return 2
     seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(4), "little")
     print(f"seed {seed} (rerun with --seed {seed})")
-    results = [check_example(n, args.stitch, args.examples, seed) for n in names]
+    results = [check_example(n, args.stitch, args.examples, seed, args.mode) for n in names]
     return 0 if all(results) else 1
 
 

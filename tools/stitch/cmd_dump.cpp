@@ -1,4 +1,6 @@
-// `stitch dump`: prints the IR after a stage, or after every pass (--stage all).
+// `stitch dump`: prints the IR after a stage, or after every pass (--stage
+// all): graph IR, then the kernel graph, the uops and the C source. Nothing
+// is compiled, so dump works without a C compiler.
 #include <iostream>
 
 #include "commands.h"
@@ -6,7 +8,6 @@
 #include "driver/input_binding.h"
 #include "driver/pipeline.h"
 #include "driver/program_loader.h"
-#include "ir/printer.h"
 #include "usage.h"
 
 namespace stitch::cli {
@@ -28,7 +29,7 @@ int dumpCommand(const std::vector<std::string>& args) {
   PipelineResult result =
       runPipeline(*program.module, program.entry.name, types, pipelineOptions, logger);
   if (o.stage) {
-    std::cout << printGraph(*result.graph);
+    std::cout << stageText(result, *o.stage);
   } else {
     for (const PassRecord& record : logger.records()) std::cout << PassLogger::format(record);
   }

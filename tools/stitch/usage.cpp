@@ -40,23 +40,29 @@ options:
                        a 0-dim member
   --outputs OUT.npz    write the outputs as out0, out1, ... (lists and tuples
                        flattened in order, scalars as 0-dim arrays)
-  --mode MODE          interp: run the reference interpreter (the default in
-                       this version); compiled: not available yet
-  --stage STAGE        the IR to interpret: parsed (default), functional
-                       (no views or in-place ops; written inputs are copied
-                       back after the run), simplified (+ dce, cse, folding,
-                       canonicalization)
-  --check              also interpret the graph as emitted, before shape
-                       specialization, and compare (rtol 1e-4, atol 1e-5);
-                       a mismatch exits 1
+  --mode MODE          compiled (the default): run the whole pipeline,
+                       generate C kernels, compile them (clang, else gcc;
+                       cached in $STITCH_CACHE_DIR, default
+                       ~/.cache/tensorstitch) and run them; interp: run the
+                       reference interpreter on the IR after --stage
+  --stage STAGE        with --mode interp, the IR to interpret: parsed
+                       (default), functional (no views or in-place ops;
+                       written inputs are copied back after the run),
+                       simplified (+ dce, cse, folding, canonicalization)
+  --check              also run the reference interpreter and compare (rtol
+                       1e-4, atol 1e-5); a mismatch exits 1. Compiled mode
+                       interprets the parsed program; interp mode the graph
+                       as emitted, before shape specialization
   --bench N            one warm-up run, then N timed runs (median and min)
   --seed S             seed of the random inputs (default 0)
-  --threads N          threads for the interpreter's parallel loops
-  --json               print one JSON object: outputs, kernels, time_ms,
-                       check (with --check), stages
+  --threads N          OpenMP threads for the kernels and the host ops
+  --json               print one JSON object: mode, outputs, kernels (kernel
+                       calls per run), time_ms, compile (compiled mode: ms,
+                       cache memory|disk|compiled, compiler), check (with
+                       --check), stages
 
 Environment: STITCH_DEBUG=1 prints the IR after every compiler pass, with
-its time, to stderr.
+its time, to stderr. STITCH_CACHE_DIR: where compiled kernels are cached.
 )TXT";
 
 const char* const kDumpUsage = R"TXT(usage: stitch dump FILE.py [options]
@@ -68,9 +74,12 @@ keep their annotated type.
 options:
   --fn NAME            the function (default: the last one in the file)
   --input NAME=SPEC    as for stitch run (no data is generated)
-  --stage STAGE        parsed (default), functional, simplified; all: every
-                       pass's IR in order, with its time, "(unchanged)" when a
-                       pass changed nothing; fused, ugraph, uops, code: not
+  --stage STAGE        parsed (default), functional, simplified: the graph
+                       IR; ugraph: the kernel graph (kernels, block graphs,
+                       thread graphs); uops: each kernel's uops; code: the C
+                       source of the whole program (nothing is compiled);
+                       all: every pass's output in order, with its time,
+                       "(unchanged)" when a pass changed nothing; fused: not
                        available yet
 )TXT";
 

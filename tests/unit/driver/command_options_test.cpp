@@ -56,7 +56,7 @@ TEST(RunOptions, ParsesTheContract) {
 
 TEST(RunOptions, Defaults) {
   RunOptions o = parseRunOptions({"f.py"});
-  EXPECT_EQ(o.mode, RunMode::Interp);  // compiled execution does not exist yet
+  EXPECT_EQ(o.mode, RunMode::Compiled);
   EXPECT_EQ(o.stage, Stage::Parsed);
   EXPECT_EQ(o.seed, 0u);
   EXPECT_EQ(o.bench, 0);
@@ -87,15 +87,20 @@ TEST(RunOptions, RejectsBadArguments) {
   EXPECT_TRUE(contains(runError({"f.py", "--mode", "fast"}), "--mode expects interp or compiled"));
   EXPECT_TRUE(contains(runError({"f.py", "--input", "x"}), "expected NAME=SPEC"));
   EXPECT_TRUE(contains(runError({"f.py", "--input", "x=f99[2]"}), "unknown dtype 'f99'"));
-  EXPECT_TRUE(contains(runError({"f.py", "--stage", "fused"}), "--stage expects one of"));
+  EXPECT_TRUE(contains(runError({"f.py", "--mode", "interp", "--stage", "fused"}),
+                       "--stage expects one of"));
   EXPECT_TRUE(contains(runError({"f.py", "--inputs="}), "--inputs needs a file name"));
 }
 
-TEST(RunOptions, UnimplementedModesAndStagesSaySo) {
-  EXPECT_EQ(runError({"f.py", "--mode", "compiled"}),
-            "--mode compiled is not available yet (use --mode interp)");
-  EXPECT_EQ(parseRunOptions({"f.py", "--stage", "functional"}).stage, Stage::Functional);
-  EXPECT_EQ(parseRunOptions({"f.py", "--stage", "simplified"}).stage, Stage::Simplified);
+TEST(RunOptions, StageBelongsToInterpMode) {
+  EXPECT_EQ(parseRunOptions({"f.py", "--mode", "compiled"}).mode, RunMode::Compiled);
+  EXPECT_EQ(parseRunOptions({"f.py", "--mode", "interp", "--stage", "functional"}).stage,
+            Stage::Functional);
+  EXPECT_EQ(parseRunOptions({"f.py", "--stage", "simplified", "--mode", "interp"}).stage,
+            Stage::Simplified);
+  for (std::vector<std::string> args : {std::vector<std::string>{"f.py", "--stage", "functional"},
+                                        {"f.py", "--mode", "compiled", "--stage", "parsed"}})
+    EXPECT_TRUE(contains(runError(args), "--stage applies to --mode interp"));
 }
 
 TEST(DumpOptions, StagesAndErrors) {
@@ -104,8 +109,10 @@ TEST(DumpOptions, StagesAndErrors) {
   DumpOptions o = parseDumpOptions({"f.py", "--fn", "g", "--input", "x=f32[2]"});
   EXPECT_EQ(o.fn, "g");
   ASSERT_EQ(o.inputs.size(), 1u);
-  for (const char* stage : {"fused", "ugraph", "uops", "code"})
-    EXPECT_TRUE(contains(dumpError({"f.py", "--stage", stage}), "not available yet")) << stage;
+  EXPECT_TRUE(contains(dumpError({"f.py", "--stage", "fused"}), "not available yet"));
+  EXPECT_EQ(parseDumpOptions({"f.py", "--stage", "ugraph"}).stage, Stage::UGraph);
+  EXPECT_EQ(parseDumpOptions({"f.py", "--stage", "uops"}).stage, Stage::UOps);
+  EXPECT_EQ(parseDumpOptions({"f.py", "--stage", "code"}).stage, Stage::Code);
   EXPECT_EQ(parseDumpOptions({"f.py", "--stage", "functional"}).stage, Stage::Functional);
   EXPECT_EQ(parseDumpOptions({"f.py", "--stage", "simplified"}).stage, Stage::Simplified);
   EXPECT_TRUE(contains(dumpError({"f.py", "--stage", "fast"}), "--stage expects one of"));

@@ -65,7 +65,10 @@ TEST(Stages, NamesAndAvailability) {
   EXPECT_TRUE(stageAvailable(Stage::Functional));
   EXPECT_TRUE(stageAvailable(Stage::Simplified));
   EXPECT_FALSE(stageAvailable(Stage::Fused));
-  EXPECT_EQ(lastAvailableStage(), Stage::Simplified);
+  EXPECT_TRUE(stageAvailable(Stage::UGraph));
+  EXPECT_TRUE(stageAvailable(Stage::UOps));
+  EXPECT_TRUE(stageAvailable(Stage::Code));
+  EXPECT_EQ(lastAvailableStage(), Stage::Code);
 }
 
 const char* const kProgram = R"PY(import torch
@@ -157,6 +160,44 @@ TEST_F(DriverProgram, RepeatedRunsSeeFreshInputs) {
     EXPECT_EQ(out.getDouble(i), original.getDouble(i) + 1.0);  // once, not four times
     EXPECT_EQ(in.values[0].toTensor().getDouble(i), original.getDouble(i));
   }
+}
+
+// The code generator's stages: the kernel graph, then each kernel's uops,
+// then one C file; each pass logs its text, and nothing is compiled.
+TEST_F(DriverProgram, CodeStagesPlanLinearizeAndRender) {
+  LoadedProgram p = loadProgram(path_, "swap_rows");
+  InputSources sources;
+  sources.specs = {parseNamedInputSpec("x=f32[3,4]"), parseNamedInputSpec("s=0.5")};
+  std::vector<TypePtr> types = bindInputTypes(p.entry, sources);
+  PassLogger logger(true);
+  PipelineOptions options;
+  options.last = Stage::Code;
+  PipelineResult r = runPipeline(*p.module, p.entry.name, types, options, logger);
+  ASSERT_FALSE(r.code.kernels.kernels.empty());
+  EXPECT_FALSE(r.code.uops.empty());
+  EXPECT_EQ(stageText(r, Stage::UOps).rfind("kernel " + r.code.uops[0].name + "\n", 0), 0u)
+      << stageText(r, Stage::UOps);
+  EXPECT_NE(stageText(r, Stage::Code).find("void " + r.code.uops[0].name + "("), std::string::npos);
+  EXPECT_NE(stageText(r, Stage::UGraph).find(r.code.kernels.kernels[0].name), std::string::npos);
+  const std::vector<PassRecord>& records = logger.records();
+  ASSERT_GE(records.size(), 3u);
+  const char* last[] = {"plan-kernels", "linearize", "render-c"};
+  for (int i = 0; i < 3; ++i) {
+    const PassRecord& rec = records[records.size() - 3 + i];
+    EXPECT_EQ(rec.pass, last[i]);
+    EXPECT_FALSE(rec.ir.empty()) << rec.pass;
+  }
+  EXPECT_EQ(records.back().ir, r.code.source);
+
+  // Stopping at ugraph leaves the later parts empty.
+  PassLogger quiet;
+  options.last = Stage::UGraph;
+  PipelineResult u = runPipeline(*p.module, p.entry.name, types, options, quiet);
+  EXPECT_FALSE(u.code.kernels.kernels.empty());
+  EXPECT_TRUE(u.code.uops.empty());
+  EXPECT_TRUE(u.code.source.empty());
+  EXPECT_EQ(quiet.records().back().pass, "plan-kernels");
+  EXPECT_TRUE(quiet.records().back().ir.empty());  // a quiet logger keeps no text
 }
 
 TEST_F(DriverProgram, UnavailableStagesAreUserErrors) {

@@ -1,0 +1,198 @@
+#include "codegen/c_prelude.h"
+
+#include <algorithm>
+
+#include "common/error.h"
+
+namespace stitch {
+
+namespace {
+
+// Placeholders in the helper texts: $T the C type, $U its unsigned type,
+// $S the dtype suffix, $F the <math.h> suffix ("f" for float), $N the name.
+std::string substitute(std::string code, DType dtype, const std::string& name) {
+  const bool f32 = dtype == DType::f32;
+  const std::pair<const char*, std::string> subs[] = {
+      {"$T", cTypeName(dtype)},
+      {"$U", dtype == DType::i32 ? "uint32_t" : "uint64_t"},
+      {"$S", dtypeSuffix(dtype)},
+      {"$F", f32 ? "f" : ""},
+      {"$N", name},
+  };
+  for (const auto& [from, to] : subs) {
+    for (size_t pos = code.find(from); pos != std::string::npos; pos = code.find(from, pos + to.size()))
+      code.replace(pos, 2, to);
+  }
+  return code;
+}
+
+// interp/scalar_math.h floorDivInt / remainderInt. A zero divisor is
+// rejected before a kernel runs; returning 0 keeps it from trapping anyway.
+const char* kFloorDivInt = R"(static inline $T $N($T a, $T b) {
+  if (b == 0) return 0;
+  if (b == -1) return ($T)(($U)0 - ($U)a);
+  $T q = a / b, r = a % b;
+  if (r != 0 && ((r < 0) != (b < 0))) --q;
+  return q;
+}
+)";
+const char* kRemainderInt = R"(static inline $T $N($T a, $T b) {
+  if (b == 0 || b == -1) return 0;
+  $T r = a % b;
+  if (r != 0 && ((r < 0) != (b < 0))) r += b;
+  return r;
+}
+)";
+// floorDivFloat / remainderFloat: Python's float semantics.
+const char* kFloorDivFloat = R"(static inline $T $N($T a, $T b) {
+  if (b == 0) return a / b;
+  $T mod = fmod$F(a, b);
+  $T div = (a - mod) / b;
+  if (mod != 0 && ((b < 0) != (mod < 0))) div -= ($T)1;
+  if (div == 0) return copysign$F(($T)0, a / b);
+  $T fl = floor$F(div);
+  if (div - fl > ($T)0.5) fl += ($T)1;
+  return fl;
+}
+)";
+const char* kRemainderFloat = R"(static inline $T $N($T a, $T b) {
+  $T mod = fmod$F(a, b);
+  if (mod != 0 && ((b < 0) != (mod < 0))) mod += b;
+  return mod;
+}
+)";
+// maximum / minimum: a NaN operand wins (the first one when both are).
+const char* kMaxFloat = "static inline $T $N($T a, $T b) { return a != a ? a : b != b ? b : a > b ? a : b; }\n";
+const char* kMinFloat = "static inline $T $N($T a, $T b) { return a != a ? a : b != b ? b : a < b ? a : b; }\n";
+const char* kMaxInt = "static inline $T $N($T a, $T b) { return a > b ? a : b; }\n";
+const char* kMinInt = "static inline $T $N($T a, $T b) { return a < b ? a : b; }\n";
+// intPow: negative exponents give 1 / base^-exp truncated.
+const char* kPowInt = R"(static inline $T $N($T base, $T exp) {
+  if (exp < 0) {
+    if (base == 1) return 1;
+    if (base == -1) return (exp & 1) ? -1 : 1;
+    return 0;
+  }
+  $U result = 1, b = ($U)base;
+  while (exp) {
+    if (exp & 1) result *= b;
+    b *= b;
+    exp >>= 1;
+  }
+  return ($T)result;
+}
+)";
+const char* kPowBool = "static inline uint8_t $N(uint8_t base, uint8_t exp) { return exp ? base : 1; }\n";
+const char* kSigmoid = "static inline $T $N($T x) { return ($T)1 / (($T)1 + exp$F(-x)); }\n";
+// The constants are the <math.h> values (M_SQRT1_2, M_SQRT2 * M_2_SQRTPI * 0.5)
+// rounded to $T the way the interpreter rounds them.
+const char* kGeluErf =
+    "static inline $T $N($T x) { return x * ($T)0.5 * (($T)1 + erf$F(x * ($T)0.70710678118654752440)); }\n";
+const char* kGeluTanh = R"(static inline $T $N($T x) {
+  const $T beta = ($T)(1.41421356237309504880 * 1.12837916709551257390 * 0.5), kappa = ($T)0.044715;
+  $T inner = beta * (x + kappa * x * x * x);
+  return ($T)0.5 * x * (($T)1 + tanh$F(inner));
+}
+)";
+
+const char* fnName(PreludeFn fn) {
+  switch (fn) {
+    case PreludeFn::FloorDiv: return "floordiv";
+    case PreludeFn::Remainder: return "remainder";
+    case PreludeFn::Max: return "max";
+    case PreludeFn::Min: return "min";
+    case PreludeFn::Pow: return "pow";
+    case PreludeFn::Sigmoid: return "sigmoid";
+    case PreludeFn::Silu: return "silu";
+    case PreludeFn::GeluErf: return "gelu_erf";
+    case PreludeFn::GeluTanh: return "gelu_tanh";
+  }
+  return "?";
+}
+
+// The helper text for `fn` on `dtype`; nullptr when there is none.
+const char* helperCode(PreludeFn fn, DType dtype) {
+  const bool isFloat = isFloating(dtype), isInt = isIntegral(dtype);
+  switch (fn) {
+    case PreludeFn::FloorDiv: return isFloat ? kFloorDivFloat : isInt ? kFloorDivInt : nullptr;
+    case PreludeFn::Remainder: return isFloat ? kRemainderFloat : isInt ? kRemainderInt : nullptr;
+    case PreludeFn::Max: return isFloat ? kMaxFloat : kMaxInt;
+    case PreludeFn::Min: return isFloat ? kMinFloat : kMinInt;
+    case PreludeFn::Pow: return isInt ? kPowInt : dtype == DType::b8 ? kPowBool : nullptr;
+    case PreludeFn::Sigmoid: return isFloat ? kSigmoid : nullptr;
+    case PreludeFn::Silu: return isFloat ? "static inline $T $N($T x) { return x * stitch_sigmoid_$S(x); }\n" : nullptr;
+    case PreludeFn::GeluErf: return isFloat ? kGeluErf : nullptr;
+    case PreludeFn::GeluTanh: return isFloat ? kGeluTanh : nullptr;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+const char* cTypeName(DType dtype) {
+  switch (dtype) {
+    case DType::b8: return "uint8_t";
+    case DType::i32: return "int32_t";
+    case DType::i64: return "int64_t";
+    case DType::f32: return "float";
+    case DType::f64: return "double";
+  }
+  return "?";
+}
+
+const char* dtypeSuffix(DType dtype) {
+  switch (dtype) {
+    case DType::b8: return "b8";
+    case DType::i32: return "i32";
+    case DType::i64: return "i64";
+    case DType::f32: return "f32";
+    case DType::f64: return "f64";
+  }
+  return "?";
+}
+
+std::string CPrelude::use(PreludeFn fn, DType dtype) {
+  const char* code = helperCode(fn, dtype);
+  STITCH_ASSERT(code, "no C helper ", fnName(fn), " for ", dtypeName(dtype));
+  if (fn == PreludeFn::Silu) use(PreludeFn::Sigmoid, dtype);
+  std::string name = std::string("stitch_") + fnName(fn) + "_" + dtypeSuffix(dtype);
+  add(name, substitute(code, dtype, name));
+  return name;
+}
+
+std::string CPrelude::useFloatToInt(DType from, DType to) {
+  STITCH_ASSERT(isFloating(from) && isIntegral(to), "no float-to-int helper from ",
+                dtypeName(from), " to ", dtypeName(to));
+  std::string name = std::string("stitch_") + dtypeSuffix(from) + "_to_" + dtypeSuffix(to);
+  // The interpreter converts with static_cast. On x86-64 an out-of-range or
+  // NaN value becomes the "integer indefinite" INT_MIN there (cvtt*2si);
+  // spelled out so the optimizer cannot exploit the undefined cast.
+  // Truncation keeps exactly the values in (-2^k - 1, 2^k) in range; the
+  // bounds written are exactly representable in the source type.
+  const bool i32 = to == DType::i32, f32 = from == DType::f32;
+  std::string suffix = f32 ? "f" : "";
+  std::string lowerTest = !i32 ? "x >= -9223372036854775808.0" + suffix
+                          : f32 ? "x >= -2147483648.0f"
+                                : "x > -2147483649.0";
+  std::string upperTest = (i32 ? "x < 2147483648.0" : "x < 9223372036854775808.0") + suffix;
+  std::string code =
+      "static inline $T " + name + "(" + cTypeName(from) + " x) {\n"
+      "#if defined(__x86_64__)\n"
+      "  return (" + lowerTest + " && " + upperTest + ") ? ($T)x : " + (i32 ? "INT32_MIN" : "INT64_MIN") + ";\n"
+      "#else\n"
+      "  return ($T)x;\n"
+      "#endif\n"
+      "}\n";
+  add(name, substitute(code, to, name));
+  return name;
+}
+
+void CPrelude::add(const std::string& name, const std::string& code) {
+  if (std::find(names_.begin(), names_.end(), name) != names_.end()) return;
+  names_.push_back(name);
+  text_ += code;
+}
+
+std::string CPrelude::text() const { return text_; }
+
+}  // namespace stitch

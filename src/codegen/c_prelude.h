@@ -1,0 +1,36 @@
+// The C helpers that generated kernels call for element ops with no
+// one-line C expression: Python floor division and remainder, NaN-propagating
+// max/min, integer powers, sigmoid / silu / gelu, and float-to-int
+// conversion. Each is written to compute exactly what the reference
+// interpreter computes (interp/scalar_math.h, interp/elementwise_*.cpp).
+// A translation unit gets only the helpers its kernels use.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "ir/dtype.h"
+
+namespace stitch {
+
+enum class PreludeFn : uint8_t { FloorDiv, Remainder, Max, Min, Pow, Sigmoid, Silu, GeluErf, GeluTanh };
+
+class CPrelude {
+ public:
+  // The C name of `fn` for operands of `dtype`, added (with the helpers it
+  // calls) to the prelude. InternalError when the helper has no such dtype.
+  std::string use(PreludeFn fn, DType dtype);
+  // The C name of a float -> integer conversion helper.
+  std::string useFloatToInt(DType from, DType to);
+  // The helpers in the order they were first used.
+  std::string text() const;
+
+ private:
+  void add(const std::string& name, const std::string& code);
+  std::vector<std::string> names_;
+  std::string text_;
+};
+
+const char* cTypeName(DType dtype);  // "float", "int64_t", "uint8_t" (bool) ...
+const char* dtypeSuffix(DType dtype);  // "f32", "i64", "b8" ...
+
+}  // namespace stitch

@@ -1,0 +1,227 @@
+#include "codegen/c_renderer.h"
+
+#include <set>
+
+#include "codegen/c_expr.h"
+#include "codegen/c_prelude.h"
+#include "codegen/kernel_abi.h"
+#include "codegen/parallel_blocks.h"
+#include "codegen/text_cat.h"
+#include "common/error.h"
+
+namespace stitch {
+
+namespace {
+
+constexpr int64_t kMaxLocalBytes = 256 * 1024;
+
+std::string orDefault(const std::string& name, const std::string& fallback) {
+  return name.empty() ? fallback : name;
+}
+
+class KernelWriter {
+ public:
+  KernelWriter(const KernelUOps& kernel, CPrelude& prelude) : kernel_(kernel), prelude_(prelude) {}
+
+  // Whether the kernel has a grid (and so needs the parallel-blocks glue).
+  static bool hasGrid(const KernelUOps& kernel) {
+    for (const UOp& u : kernel.uops.uops())
+      if (u.kind == UOpKind::Special) return true;
+    return false;
+  }
+
+  std::string render() {
+    const std::vector<UOp>& uops = kernel_.uops.uops();
+    refs_.assign(uops.size(), "");
+    const bool grid = gridKernel_ = hasGrid(kernel_);
+    const std::string signature = "(void* const* bufs, const stitch_scalar* params, ";
+    out_ = grid ? cat("static void ", kernel_.name, "_blocks", signature, "int64_t block_begin, int64_t block_end) {\n")
+                : cat("void ", kernel_.name, signature, "int64_t threads) {\n");
+    defScope_.assign(uops.size(), -1);
+    for (int id = 0; id < (int)uops.size(); ++id) {
+      defScope_[id] = scopeIds_.empty() ? -1 : scopeIds_.back();
+      emit(id, uops[id]);
+    }
+    // Only grid loops may still be open; they span the rest of the kernel.
+    while (!scopes_.empty()) {
+      STITCH_ASSERT(scopes_.back() == UOpKind::Special, "kernel ", kernel_.name, " leaves a ",
+                    uopKindName(scopes_.back()), " open");
+      close(UOpKind::Special);
+    }
+    out_ += "}\n";
+    if (grid) {
+      out_ += cat("void ", kernel_.name, signature, "int64_t threads) {\n");
+      out_ += cat("  stitch_run_blocks(", kernel_.name, "_blocks, bufs, params, ", std::to_string(gridCount_),
+                  ", threads);\n}\n");
+    }
+    return out_;
+  }
+
+ private:
+  void line(const std::string& text) {
+    out_.append(2 * (scopes_.size() + 1), ' ');
+    out_ += text + "\n";
+  }
+  void open(int id, UOpKind kind, const std::string& text) {
+    line(text);
+    scopes_.push_back(kind);
+    scopeIds_.push_back(id);
+    defScope_[id] = id;  // a loop variable exists inside its loop only
+  }
+  void close(UOpKind kind) {
+    STITCH_ASSERT(!scopes_.empty() && scopes_.back() == kind, "kernel ", kernel_.name, ": closing a ",
+                  uopKindName(kind), " that is not the innermost open scope");
+    scopes_.pop_back();
+    scopeIds_.pop_back();
+    line("}");
+  }
+
+  const UOp& at(int id) const { return kernel_.uops.at(id); }
+  // A C variable is visible only inside the block that declares it: a uop
+  // used after its loop or if has closed is a linearizer bug, caught here
+  // rather than by the C compiler.
+  const std::string& ref(int id) const {
+    STITCH_ASSERT(id >= 0 && id < (int)refs_.size() && !refs_[id].empty(), "kernel ", kernel_.name,
+                  ": uop ", id, " used before it has a value");
+    int scope = defScope_[id];
+    bool visible = scope < 0;
+    for (int open : scopeIds_) visible |= open == scope;
+    STITCH_ASSERT(visible, "kernel ", kernel_.name, ": uop ", id, " used outside the scope that defines it");
+    return refs_[id];
+  }
+  std::string type(DType t) const { return cTypeName(t); }
+  // `const T vN = expr;`
+  void value(int id, const UOp& u, const std::string& expr) {
+    refs_[id] = cat("v", std::to_string(id));
+    line(cat("const ", type(u.dtype), " ", refs_[id], " = ", expr, ";"));
+  }
+
+  // Code before the grid runs once per block range, on every thread: it may
+  // only define values, never write or accumulate.
+  void checkBeforeGrid(const UOp& u) const {
+    if (sawGrid_) return;
+    bool definition = u.kind == UOpKind::DefineGlobal || u.kind == UOpKind::DefineVar ||
+                      u.kind == UOpKind::DefineLocal || u.kind == UOpKind::Const ||
+                      u.kind == UOpKind::Alu || u.kind == UOpKind::Cast || u.kind == UOpKind::Load ||
+                      u.kind == UOpKind::Special;
+    STITCH_ASSERT(!gridKernel_ || definition, "kernel ", kernel_.name, ": ", uopKindName(u.kind),
+                  " before the grid");
+  }
+
+  void emit(int id, const UOp& u) {
+    checkBeforeGrid(u);
+    switch (u.kind) {
+      case UOpKind::DefineGlobal: {
+        refs_[id] = orDefault(u.name, cat("data", std::to_string(u.arg)));
+        std::string elem = cat(u.ival ? "" : "const ", type(u.dtype));
+        line(cat(elem, "* restrict ", refs_[id], " = (", elem, "*)bufs[", std::to_string(u.arg), "];"));
+        return;
+      }
+      case UOpKind::DefineVar: {
+        refs_[id] = orDefault(u.name, cat("p", std::to_string(u.arg)));
+        std::string slot = cat("params[", std::to_string(u.arg), "]");
+        std::string init = isFloating(u.dtype) ? cat("(", type(u.dtype), ")", slot, ".f")
+                           : u.dtype == DType::b8 ? cat(slot, ".i != 0")
+                                                  : cat("(", type(u.dtype), ")", slot, ".i");
+        line(cat("const ", type(u.dtype), " ", refs_[id], " = ", init, ";"));
+        return;
+      }
+      case UOpKind::DefineLocal:
+        // On the stack of the thread running the block; kept well under the
+        // worker threads' stack size.
+        STITCH_ASSERT(u.ival >= 0 && u.ival * (int64_t)dtypeSize(u.dtype) <= kMaxLocalBytes, "kernel ",
+                      kernel_.name, ": block-local buffer of ", u.ival, " elements is too large");
+        refs_[id] = orDefault(u.name, cat("local", std::to_string(id)));
+        line(cat(type(u.dtype), " ", refs_[id], "[", std::to_string(u.ival), "];"));
+        return;
+      case UOpKind::DefineAcc:
+        refs_[id] = cat("acc", std::to_string(id));
+        line(cat(type(u.dtype), " ", refs_[id], " = ", ref(u.src.at(0)), ";"));
+        return;
+      case UOpKind::Const:
+        refs_[id] = renderConstC(u);
+        return;
+      case UOpKind::Special: {
+        refs_[id] = orDefault(u.name, cat("gidx", std::to_string(id)));
+        const std::string& g = refs_[id];
+        // The outermost grid loop runs the blocks this call was given (all
+        // of them, or one thread's share); inner ones are plain loops.
+        if (!sawGrid_) {
+          sawGrid_ = true;
+          gridCount_ = u.ival;
+          open(id, UOpKind::Special, cat("for (int64_t ", g, " = block_begin; ", g, " < block_end; ++", g, ") {"));
+          return;
+        }
+        open(id, UOpKind::Special,
+             cat("for (int64_t ", g, " = 0; ", g, " < ", std::to_string(u.ival), "; ++", g, ") {"));
+        return;
+      }
+      case UOpKind::Loop: {
+        refs_[id] = cat("loop", std::to_string(id));
+        const std::string& i = refs_[id];
+        open(id, UOpKind::Loop, cat("for (int64_t ", i, " = ", ref(u.src.at(0)), "; ", i, " < ",
+                                ref(u.src.at(1)), "; ++", i, ") {"));
+        return;
+      }
+      case UOpKind::EndLoop: close(UOpKind::Loop); return;
+      case UOpKind::If: open(id, UOpKind::If, cat("if (", ref(u.src.at(0)), ") {")); return;
+      case UOpKind::EndIf: close(UOpKind::If); return;
+      case UOpKind::Load:
+        value(id, u, cat(ref(u.src.at(0)), "[", ref(u.src.at(1)), "]"));
+        return;
+      case UOpKind::Store:
+        line(cat(ref(u.src.at(0)), "[", ref(u.src.at(1)), "] = ", ref(u.src.at(2)), ";"));
+        return;
+      case UOpKind::Phi:
+        STITCH_ASSERT(at(u.src.at(0)).kind == UOpKind::DefineAcc, "PHI of a non-accumulator");
+        line(cat(ref(u.src.at(0)), " = ", ref(u.src.at(1)), ";"));
+        // After the loop the PHI's value is the accumulator itself.
+        refs_[id] = ref(u.src.at(0));
+        defScope_[id] = defScope_[u.src.at(0)];
+        return;
+      case UOpKind::Alu: {
+        std::vector<std::string> args;
+        for (int s : u.src) args.push_back(ref(s));
+        // The value operands' dtype: WHERE's condition is bool whatever it picks.
+        DType operand = at(u.src.at(u.alu == AluOp::Where ? 1 : 0)).dtype;
+        value(id, u, renderAluExpr(u.alu, operand, args, prelude_));
+        return;
+      }
+      case UOpKind::Cast:
+        value(id, u, renderCastExpr(at(u.src.at(0)).dtype, u.dtype, ref(u.src.at(0)), prelude_));
+        return;
+    }
+    STITCH_ASSERT(false, "unknown uop kind");
+  }
+
+  const KernelUOps& kernel_;
+  CPrelude& prelude_;
+  std::vector<std::string> refs_;  // how later uops name each uop's value
+  std::vector<UOpKind> scopes_;    // open SPECIAL / LOOP / IF
+  std::vector<int> scopeIds_;      // their uop ids
+  std::vector<int> defScope_;      // per uop: the innermost scope open at its definition (-1: none)
+  bool gridKernel_ = false;        // the kernel has a SPECIAL
+  bool sawGrid_ = false;           // the first SPECIAL has been emitted
+  int64_t gridCount_ = 0;          // its extent
+  std::string out_;
+};
+
+}  // namespace
+
+std::string renderC(const std::vector<KernelUOps>& kernels) {
+  CPrelude prelude;
+  std::string bodies;
+  std::set<std::string> names;
+  bool anyGrid = false;
+  for (const KernelUOps& kernel : kernels) {
+    STITCH_ASSERT(names.insert(kernel.name).second, "two kernels named ", kernel.name);
+    anyGrid |= KernelWriter::hasGrid(kernel);
+    bodies += "\n";
+    bodies += KernelWriter(kernel, prelude).render();
+  }
+  std::string helpers = prelude.text();
+  return cat(kKernelAbiC, "#include <math.h>\n", anyGrid ? kParallelBlocksC : "",
+             helpers.empty() ? "" : "\n", helpers, bodies);
+}
+
+}  // namespace stitch

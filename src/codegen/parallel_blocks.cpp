@@ -1,0 +1,40 @@
+#include "codegen/parallel_blocks.h"
+
+#include <omp.h>
+
+#include <algorithm>
+
+namespace stitch {
+
+void parallelBlocks(BlockRangeFunction body, void* const* bufs, const StitchScalar* params,
+                    int64_t count, int64_t threads) {
+  const int64_t team = std::min(threads, count);
+  if (team <= 1 || omp_in_parallel()) {
+    if (count > 0) body(bufs, params, 0, count);
+    return;
+  }
+#pragma omp parallel num_threads((int)team)
+  {
+    // schedule(static) without a chunk size: one contiguous range per
+    // thread, the first `count % n` ranges one block longer.
+    const int64_t n = omp_get_num_threads(), t = omp_get_thread_num();
+    const int64_t base = count / n, extra = count % n;
+    const int64_t begin = t * base + std::min(t, extra);
+    const int64_t end = begin + base + (t < extra ? 1 : 0);
+    if (begin < end) body(bufs, params, begin, end);
+  }
+}
+
+const char* const kParallelBlocksC =
+    "typedef void (*stitch_block_range)(void* const* bufs, const stitch_scalar* params, int64_t begin, int64_t end);\n"
+    "typedef void (*stitch_parallel_blocks)(stitch_block_range body, void* const* bufs,\n"
+    "                                       const stitch_scalar* params, int64_t count, int64_t threads);\n"
+    "static stitch_parallel_blocks stitch_parallel = 0;\n"
+    "void stitch_set_parallel(stitch_parallel_blocks fn) { stitch_parallel = fn; }\n"
+    "static void stitch_run_blocks(stitch_block_range body, void* const* bufs, const stitch_scalar* params,\n"
+    "                              int64_t count, int64_t threads) {\n"
+    "  if (stitch_parallel && threads > 1 && count > 1) stitch_parallel(body, bufs, params, count, threads);\n"
+    "  else if (count > 0) body(bufs, params, 0, count);\n"
+    "}\n";
+
+}  // namespace stitch

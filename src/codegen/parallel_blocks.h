@@ -1,0 +1,29 @@
+// How a generated kernel's grid runs in parallel. The generated C has no
+// OpenMP of its own (see c_compiler.cpp): each kernel is split into a
+// block-range function and an entry point that passes it to
+// `stitch_run_blocks`, which calls the host's parallel loop when the loader
+// has installed it (`stitch_set_parallel`, called right after dlopen), else
+// runs every block itself. The host loop splits the grid into contiguous
+// per-thread ranges like OpenMP's schedule(static), with threads from the
+// process's own OpenMP runtime.
+#pragma once
+#include <cstdint>
+
+#include "codegen/kernel_abi.h"
+
+namespace stitch {
+
+using BlockRangeFunction = void (*)(void* const* bufs, const StitchScalar* params, int64_t begin,
+                                    int64_t end);
+using ParallelBlocksFunction = void (*)(BlockRangeFunction body, void* const* bufs,
+                                        const StitchScalar* params, int64_t count, int64_t threads);
+
+// Runs body over [0, count) on min(threads, count) threads.
+void parallelBlocks(BlockRangeFunction body, void* const* bufs, const StitchScalar* params,
+                    int64_t count, int64_t threads);
+
+// The C declarations of the protocol, emitted in every generated file that
+// has a grid.
+extern const char* const kParallelBlocksC;
+
+}  // namespace stitch

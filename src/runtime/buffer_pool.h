@@ -1,0 +1,34 @@
+// Kernel output buffers, reused across kernel calls and runs. Every storage
+// the pool hands out stays in the pool; it is handed out again only when the
+// pool holds the sole reference (shared_ptr use_count() == 1), i.e. no live
+// value, view, list, graph output or caller still refers to it. Dropping
+// dead values early (value_liveness.h) is what makes buffers come back.
+#pragma once
+#include <cstddef>
+#include <map>
+#include <memory>
+#include <vector>
+
+#include "interp/tensor.h"
+
+namespace stitch {
+
+class BufferPool {
+ public:
+  // A dense tensor of sizes / dtype, not zero-filled: on a free pooled
+  // storage of exactly its byte size, else on a new one.
+  Tensor allocate(const Shape& sizes, DType dtype);
+
+  // Forgets storages someone else still holds (graph outputs the caller
+  // kept): they are freed with their last owner instead of growing the pool.
+  void releaseEscaped();
+
+  size_t pooledBuffers() const;
+  int64_t reuses() const { return reuses_; }
+
+ private:
+  std::map<size_t, std::vector<std::shared_ptr<Storage>>> bySize_;
+  int64_t reuses_ = 0;
+};
+
+}  // namespace stitch

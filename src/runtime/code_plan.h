@@ -1,0 +1,32 @@
+// What the code generator makes of a pure graph before anything is
+// compiled: the kernel graph, the uops of each graph-defined kernel, and
+// the one C translation unit holding all of them. The pipeline builds it
+// stage by stage (ugraph, uops, code); Executable::build makes it in one go.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "ir/graph.h"
+#include "ugraph/kernel_graph.h"
+#include "uops/uop.h"
+
+namespace stitch {
+
+struct CodePlan {
+  KernelGraph kernels;
+  std::vector<KernelUOps> uops;  // one per GraphDefined kernel, in kernel order
+  std::string source;            // the C translation unit
+};
+
+// pureGraph = false for an imperative graph (functionalization refused it):
+// every lowerable op becomes a kernel of its own, so kernels run exactly
+// where the op stood, between the in-place writes around it.
+KernelGraph planProgramKernels(const Graph& graph, bool pureGraph);
+// The uops of every GraphDefined kernel, in kernel order.
+std::vector<KernelUOps> linearizeKernels(const KernelGraph& kernels);
+// "kernel NAME" and its uops, per kernel (`stitch dump --stage uops`).
+std::string printKernelUOps(const std::vector<KernelUOps>& uops);
+
+CodePlan planCode(const Graph& graph, bool pureGraph);
+
+}  // namespace stitch

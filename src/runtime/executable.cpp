@@ -1,0 +1,322 @@
+#include "runtime/executable.h"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <mutex>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "runtime/buffer_pool.h"
+#include "runtime/copy_kernels.h"
+#include "runtime/host_ops.h"
+#include "runtime/value_liveness.h"
+
+namespace stitch {
+
+namespace {
+
+const Type& staticTensorType(const Value* v) {
+  const Type& t = *v->type();
+  STITCH_ASSERT(t.isTensor() && t.fullyKnown(), "kernel value %", v->debugName(),
+                " has no static tensor type: ", t.str());
+  return t;
+}
+
+bool matchesStaticType(const Tensor& t, const Value* v) {
+  const Type& type = staticTensorType(v);
+  return t.dtype() == *type.dtype() && t.sizes() == *type.shape();
+}
+
+class CompiledProgram final : public Executable {
+ public:
+  CompiledProgram(const Graph& graph, CodePlan plan, const ExecutableOptions& options)
+      : graph_(graph),
+        plan_(std::move(plan)),
+        liveness_(graph, plan_.kernels),
+        pureGraph_(options.pureGraph),
+        setThreads_(options.threads > 0),
+        threads_(options.threads > 0 ? options.threads : omp_get_max_threads()) {
+    loadKernels();
+  }
+
+  IValueList run(const IValueList& inputs, RunStats* stats) override;
+
+  const KernelGraph& kernelGraph() const override { return plan_.kernels; }
+  const std::vector<KernelUOps>& kernelUOps() const override { return plan_.uops; }
+  const std::string& source() const override { return plan_.source; }
+  const CompileStats& compileStats() const override { return compileStats_; }
+  bool loadedCode() const override { return library_ != nullptr; }
+
+ private:
+  friend class ProgramRun;
+
+  void loadKernels() {
+    functions_.assign(plan_.kernels.kernels.size(), nullptr);
+    bool anyCode = false;
+    for (const Kernel& k : plan_.kernels.kernels) anyCode |= k.kind == KernelKind::GraphDefined;
+    if (!anyCode) return;
+    library_ = loadCompiled(plan_.source, &compileStats_);
+    for (size_t i = 0; i < plan_.kernels.kernels.size(); ++i) {
+      const Kernel& k = plan_.kernels.kernels[i];
+      if (k.kind == KernelKind::GraphDefined) functions_[i] = library_->function(k.name);
+    }
+  }
+
+  const Graph& graph_;
+  CodePlan plan_;
+  ValueLiveness liveness_;
+  bool pureGraph_;
+  bool setThreads_;
+  int threads_;
+  CompileStats compileStats_;
+  std::shared_ptr<const LoadedLibrary> library_;
+  std::vector<KernelFunction> functions_;  // per kernel; null unless GraphDefined
+  BufferPool pool_;
+  std::mutex runMutex_;
+};
+
+// One run: the environment of live values, walked block by block like the
+// reference interpreter, with kernels called where they end.
+class ProgramRun {
+ public:
+  explicit ProgramRun(CompiledProgram& program) : p_(program) {}
+
+  int64_t kernelCalls() const { return kernelCalls_; }
+
+  IValueList runBlock(const Block* block, IValueList params) {
+    const std::vector<Value*>& ps = block->params();
+    STITCH_ASSERT(ps.size() == params.size(), "block expects ", ps.size(), " values, got ",
+                  params.size());
+    for (size_t i = 0; i < ps.size(); ++i) env_[ps[i]] = std::move(params[i]);
+    const BlockLiveness& live = p_.liveness_.of(block);
+    drop(live.unusedParams);
+    size_t index = 0;
+    for (const Node* node : *block) {
+      withNodeLocation(*node, [&] { runNode(node); });
+      drop(live.dropAfter.at(index++));
+    }
+    IValueList out;
+    for (const Value* r : block->returns()) out.push_back(lookup(r));
+    drop(live.dropAtEnd);
+    return out;
+  }
+
+ private:
+  const IValue& lookup(const Value* v) const {
+    auto it = env_.find(v);
+    STITCH_ASSERT(it != env_.end(), "value %", v->debugName(), " used before it is defined");
+    return it->second;
+  }
+
+  void drop(const std::vector<const Value*>& dead) {
+    for (const Value* v : dead) env_.erase(v);
+  }
+
+  IValueList inputValues(const Node* node) const {
+    IValueList args;
+    args.reserve(node->inputs().size());
+    for (const Value* in : node->inputs()) args.push_back(lookup(in));
+    return args;
+  }
+
+  void bindOutputs(const Node* node, IValueList results) {
+    const std::vector<Value*>& outs = node->outputs();
+    STITCH_ASSERT(results.size() == outs.size(), "'", node->kind(), "' gave ", results.size(),
+                  " values for ", outs.size(), " outputs");
+    for (size_t i = 0; i < outs.size(); ++i) env_[outs[i]] = std::move(results[i]);
+  }
+
+  void runNode(const Node* node) {
+    const std::string& kind = node->kind();
+    // Constants are cheap and kernels bake theirs, but a host op may still
+    // read one, so they are always bound.
+    if (kind == "prim.constant") {
+      env_[node->output()] = IValue::fromConstant(node->attr("value"));
+      return;
+    }
+    auto at = p_.plan_.kernels.kernelAt.find(node);
+    if (at != p_.plan_.kernels.kernelAt.end()) return callKernel(at->second);
+    if (p_.plan_.kernels.inKernel.count(node)) return;
+    if (kind == "prim.loop") return runLoop(node);
+    if (kind == "prim.if") return runIf(node);
+    if (kind == "tssa.update") return;
+    bindOutputs(node, runHostOp(*node, inputValues(node)));
+  }
+
+  // TorchScript's loop: runs while iter < max_trip_count and cond holds.
+  void runLoop(const Node* node) {
+    const std::vector<Value*>& ins = node->inputs();
+    STITCH_ASSERT(ins.size() >= 2, "prim.loop needs max_trip_count and cond");
+    int64_t maxTrip = lookup(ins[0]).toInt();
+    bool cond = lookup(ins[1]).toBool();
+    IValueList carried;
+    for (size_t i = 2; i < ins.size(); ++i) carried.push_back(lookup(ins[i]));
+    const Block* body = node->block(0);
+    for (int64_t iter = 0; iter < maxTrip && cond; ++iter) {
+      IValueList params;
+      params.reserve(carried.size() + 1);
+      params.emplace_back(iter);
+      for (IValue& c : carried) params.push_back(std::move(c));
+      IValueList rets = runBlock(body, std::move(params));
+      STITCH_ASSERT(rets.size() == carried.size() + 1, "prim.loop body returns ", rets.size(),
+                    " values for ", carried.size(), " carried");
+      cond = rets[0].toBool();
+      for (size_t i = 0; i < carried.size(); ++i) carried[i] = std::move(rets[i + 1]);
+    }
+    bindOutputs(node, std::move(carried));
+  }
+
+  void runIf(const Node* node) {
+    bool cond = lookup(node->input(0)).toBool();
+    bindOutputs(node, runBlock(node->block(cond ? 0 : 1), {}));
+  }
+
+  // ---- kernels ----
+
+  void callKernel(int index) {
+    const Kernel& k = p_.plan_.kernels.kernels.at(index);
+    ++kernelCalls_;
+    switch (k.kind) {
+      case KernelKind::GraphDefined: return callGenerated(k, p_.functions_.at(index));
+      case KernelKind::Copy: return callCopy(k);
+      // Contractions have no generated form yet: the interpreter's routine
+      // (double accumulation for f32) computes them.
+      case KernelKind::Contraction: return runNodesOnHost(k);
+    }
+  }
+
+  // Runs the kernel's nodes one by one as host ops: exactly the
+  // interpreter's result, and its errors, for values a kernel cannot take.
+  void runNodesOnHost(const Kernel& k) {
+    for (const Node* node : k.nodes) {
+      if (node->kind() == "prim.constant") continue;  // bound where it stands
+      withNodeLocation(*node, [&] { bindOutputs(node, runHostOp(*node, inputValues(node))); });
+    }
+  }
+
+  // A dense copy of a strided input, on a pooled buffer that goes back to
+  // the pool right after the call.
+  Tensor dense(const Tensor& t) {
+    if (t.isContiguous()) return t;
+    Tensor copy = p_.pool_.allocate(t.sizes(), t.dtype());
+    copy.copyFrom(t);
+    return copy;
+  }
+
+  void callGenerated(const Kernel& k, KernelFunction fn) {
+    STITCH_ASSERT(fn, "kernel ", k.name, " has no loaded code");
+    std::vector<Tensor> inputs;
+    inputs.reserve(k.inputs.size());
+    for (const Value* v : k.inputs) {
+      const IValue& value = lookup(v);
+      // A shape the static type did not foresee (data-dependent): the host
+      // computes it exactly instead.
+      if (!value.isTensor() || !matchesStaticType(value.toTensor(), v)) return runNodesOnHost(k);
+      inputs.push_back(dense(value.toTensor()));
+    }
+    std::vector<StitchScalar> params(k.params.size());
+    for (size_t i = 0; i < k.params.size(); ++i) {
+      const IValue& value = lookup(k.params[i]);
+      if (k.params[i]->type()->kind() == TypeKind::Float)
+        params[i].f = value.toDouble();
+      else
+        params[i].i = value.toInt();
+    }
+    std::vector<Tensor> outputs;
+    outputs.reserve(k.outputs.size());
+    bool anyElement = false;
+    for (const Value* v : k.outputs) {
+      const Type& type = staticTensorType(v);
+      outputs.push_back(p_.pool_.allocate(*type.shape(), *type.dtype()));
+      anyElement |= outputs.back().numel() > 0;
+    }
+    std::vector<void*> bufs;
+    bufs.reserve(outputs.size() + inputs.size());
+    for (const Tensor& t : outputs) bufs.push_back(t.rawData());
+    for (const Tensor& t : inputs) bufs.push_back(t.rawData());
+    if (anyElement) fn(bufs.data(), params.data(), (int64_t)p_.threads_);
+    for (size_t i = 0; i < outputs.size(); ++i) env_[k.outputs[i]] = std::move(outputs[i]);
+  }
+
+  // A copy kernel's operand: its value, or a list built inside the kernel
+  // from values outside it.
+  bool copyOperand(const Kernel& k, const Value* v, IValue& out) const {
+    auto it = env_.find(v);
+    if (it != env_.end()) {
+      out = it->second;
+      return true;
+    }
+    const Node* def = v->node();
+    bool inside = std::find(k.nodes.begin(), k.nodes.end(), def) != k.nodes.end();
+    if (!inside || def->kind() != "prim.list_construct") return false;
+    IValueList elems;
+    for (const Value* e : def->inputs()) {
+      auto e_it = env_.find(e);
+      if (e_it == env_.end()) return false;
+      elems.push_back(e_it->second);
+    }
+    out = IValue::list(std::move(elems));
+    return true;
+  }
+
+  void callCopy(const Kernel& k) {
+    const Node* node = k.nodes.back();
+    // In an imperative graph `contiguous` returns its input when that is
+    // contiguous, and later writes through either must show in both.
+    bool supported = isCopyKernelOp(node->kind()) && node->outputs().size() == 1 &&
+                     k.outputs.size() == 1 && k.outputs[0] == node->output() &&
+                     (p_.pureGraph_ || node->kind() != "contiguous");
+    IValueList args;
+    for (const Value* in : node->inputs()) {
+      if (!supported) break;
+      args.emplace_back();
+      supported = copyOperand(k, in, args.back());
+    }
+    if (supported) {
+      const Type& type = staticTensorType(node->output());
+      Tensor out = p_.pool_.allocate(*type.shape(), *type.dtype());
+      if (runCopyKernel(*node, args, out)) {
+        env_[node->output()] = std::move(out);
+        return;
+      }
+    }
+    runNodesOnHost(k);
+  }
+
+  CompiledProgram& p_;
+  std::unordered_map<const Value*, IValue> env_;
+  int64_t kernelCalls_ = 0;
+};
+
+IValueList CompiledProgram::run(const IValueList& inputs, RunStats* stats) {
+  std::lock_guard<std::mutex> lock(runMutex_);
+  if (inputs.size() != graph_.inputs().size()) {
+    throw UserError(errorMessage("the program takes ", graph_.inputs().size(), " inputs but ",
+                                 inputs.size(), " were given"));
+  }
+  if (setThreads_) omp_set_num_threads(threads_);
+  // Outputs of earlier runs that the caller still holds cannot be reused.
+  pool_.releaseEscaped();
+  int64_t reusesBefore = pool_.reuses();
+  ProgramRun run(*this);
+  IValueList outputs = run.runBlock(graph_.top(), inputs);
+  if (stats) {
+    stats->kernelCalls = run.kernelCalls();
+    stats->buffersReused = pool_.reuses() - reusesBefore;
+  }
+  return outputs;
+}
+
+}  // namespace
+
+std::unique_ptr<Executable> Executable::build(const Graph& graph, const ExecutableOptions& options) {
+  return build(graph, planCode(graph, options.pureGraph), options);
+}
+
+std::unique_ptr<Executable> Executable::build(const Graph& graph, CodePlan plan,
+                                              const ExecutableOptions& options) {
+  return std::make_unique<CompiledProgram>(graph, std::move(plan), options);
+}
+
+}  // namespace stitch

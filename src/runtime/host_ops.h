@@ -1,0 +1,29 @@
+// Host ops: graph nodes the runtime runs itself with the reference
+// interpreter's op implementations (interp/kernel_registry.h), with the
+// interpreter's error handling (the failing node's location is added).
+// Kept apart from the kernel graph because both name a type `Kernel`.
+#pragma once
+#include "interp/ivalue.h"
+#include "ir/graph.h"
+
+namespace stitch {
+
+// Runs `node` (any op but prim.loop / prim.if / prim.constant /
+// tssa.update) on its input values; one IValue per output.
+IValueList runHostOp(const Node& node, const IValueList& args);
+
+// Runs f, adding `node`'s location to a UserError or RuntimeFailure that has
+// none (as the interpreter does).
+template <typename F>
+decltype(auto) withNodeLocation(const Node& node, F&& f) {
+  try {
+    return f();
+  } catch (const UserError& e) {
+    throw e.withLoc(node.loc());
+  } catch (const RuntimeFailure& e) {
+    if (e.loc().known()) throw;
+    throw RuntimeFailure(e.message(), node.loc());
+  }
+}
+
+}  // namespace stitch

@@ -1,0 +1,97 @@
+// The kernel IR (Mirage's uGraph on CPU): a KernelGraph of kernels over the
+// pure Graph IR. Each kernel is a group of graph nodes that runs as one call;
+// every node not in a kernel is a host op that the runtime executes itself
+// (control flow, scalars, lists, ops without a generated form, and tensors
+// whose shapes depend on data).
+//
+// A graph-defined kernel owns a BlockGraph: the loop nest over its iteration
+// space (the outputs' shape), the first loop split across `grid` blocks (one
+// block = one OpenMP task), and a ThreadGraph computing one output element.
+// Predefined kernels (copies, contractions) name what they do; the runtime
+// runs them with a library routine.
+//
+// The runtime runs a kernel at the position of its last node (nodes.back());
+// kernels are formed so that every value a kernel reads is defined before
+// that position and every value it produces is used only after it.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "ir/graph.h"
+#include "ugraph/thread_graph.h"
+
+namespace stitch {
+
+// One loop of a block graph's nest: consecutive iteration dims merged into
+// one counted loop (allowed when every access is affine in them with
+// matching strides, so the merged loop needs no division).
+struct LoopDim {
+  std::vector<int> iterDims;  // ascending, consecutive
+  int64_t extent = 1;         // product of their sizes
+};
+
+// Mirage's maps: for each grid (or for-loop) dim, the tensor dim it splits,
+// or kReplica when every block sees the whole tensor along it.
+constexpr int kReplica = -1;
+
+struct BlockInput {
+  int slot = 0;                 // kernel input slot (ThreadGraph Load index)
+  std::vector<int> imap;        // per grid dim
+  std::vector<int> fmap;        // per for-loop dim
+};
+
+struct BlockOutput {
+  int slot = 0;                 // kernel output slot
+  std::vector<int> omap;        // per grid dim (never kReplica)
+  std::vector<int> fmap;        // per for-loop dim: data dim = concatenate, kReplica = accumulate
+};
+
+// A block-local scratch buffer ("shared memory": stays in L1/L2).
+struct LocalBuffer {
+  std::string name;
+  DType dtype = DType::f32;
+  int64_t elements = 0;
+};
+
+struct BlockGraph {
+  std::vector<int64_t> grid;     // blocks per grid dim; grid x splits loops[0]
+  int64_t blockExtent = 1;       // iterations of loops[0] per block (the last block may get fewer)
+  std::vector<LoopDim> loops;    // outer to inner; together they cover the iteration space
+  std::vector<int64_t> forloop;  // Mirage for-loop dims (empty when the block graph runs once)
+  std::vector<BlockInput> inputs;
+  std::vector<BlockOutput> outputs;
+  std::vector<LocalBuffer> locals;
+  ThreadGraph thread;
+};
+
+enum class KernelKind : uint8_t {
+  GraphDefined,  // a BlockGraph, compiled to code
+  Copy,          // predefined: clone / contiguous / cat / stack as strided memory copies
+  Contraction,   // predefined: matmul-like ops through a library routine
+};
+
+struct Kernel {
+  std::string name;                    // "k0", "k1", ...: the generated function's name
+  KernelKind kind = KernelKind::GraphDefined;
+  std::vector<const Node*> nodes;      // the group, in program order
+  std::vector<const Value*> outputs;   // buffer slots 0 .. outputs.size()-1
+  std::vector<const Value*> inputs;    // tensor inputs: buffer slot outputs.size() + k
+  std::vector<const Value*> params;    // scalar inputs (int / float / bool values)
+  BlockGraph block;                    // GraphDefined only
+};
+
+struct KernelGraph {
+  std::vector<Kernel> kernels;
+  // The last node of each kernel -> its index in `kernels`.
+  std::unordered_map<const Node*, int> kernelAt;
+  // Every node that belongs to some kernel (the runtime skips all of them
+  // except at kernelAt, where it calls the kernel).
+  std::unordered_set<const Node*> inKernel;
+};
+
+const char* kernelKindName(KernelKind kind);  // "block", "copy", "contraction"
+
+}  // namespace stitch

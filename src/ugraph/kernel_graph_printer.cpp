@@ -1,0 +1,68 @@
+#include "ugraph/kernel_graph_printer.h"
+
+#include <memory>
+#include <sstream>
+
+#include "ir/printer.h"
+
+namespace stitch {
+
+namespace {
+
+std::string mapStr(const std::vector<int>& m) {
+  static const char* axes[] = {"x", "y", "z"};
+  std::string s = "{";
+  for (size_t i = 0; i < m.size(); ++i) {
+    if (i) s += ", ";
+    s += std::string(i < 3 ? axes[i] : "?") + "->" + (m[i] == kReplica ? std::string("phi") : std::to_string(m[i]));
+  }
+  return s + "}";
+}
+
+template <typename T>
+std::string listStr(const std::vector<T>& v, const char* sep = ",") {
+  std::string s;
+  for (size_t i = 0; i < v.size(); ++i) s += (i ? sep : "") + std::to_string(v[i]);
+  return s;
+}
+
+void printKernel(std::ostringstream& o, const Kernel& k, const ValueNamer& names) {
+  o << "kernel " << k.name << " " << kernelKindName(k.kind) << ":";
+  for (const Node* n : k.nodes) o << " %" << names.name(n->output()) << "=" << n->kind();
+  o << "\n";
+  const BlockGraph& b = k.block;
+  for (size_t i = 0; i < k.outputs.size(); ++i) {
+    o << "  out" << i << " %" << names.name(k.outputs[i]) << " : " << k.outputs[i]->type()->str();
+    if (i < b.outputs.size()) o << " omap " << mapStr(b.outputs[i].omap);
+    o << "\n";
+  }
+  for (size_t i = 0; i < k.inputs.size(); ++i) {
+    o << "  in" << i << " %" << names.name(k.inputs[i]) << " : " << k.inputs[i]->type()->str();
+    if (i < b.inputs.size()) o << " imap " << mapStr(b.inputs[i].imap);
+    o << "\n";
+  }
+  for (size_t i = 0; i < k.params.size(); ++i)
+    o << "  param" << i << " %" << names.name(k.params[i]) << " : " << k.params[i]->type()->str() << "\n";
+  if (k.kind != KernelKind::GraphDefined) return;
+  o << "  grid (" << listStr(b.grid) << ") blockExtent " << b.blockExtent << " loops";
+  for (const LoopDim& l : b.loops) o << " [" << listStr(l.iterDims) << "]<" << l.extent << ">";
+  if (!b.forloop.empty()) o << " forloop (" << listStr(b.forloop) << ")";
+  o << "\n";
+  for (const LocalBuffer& l : b.locals)
+    o << "  local " << l.name << " : " << dtypeName(l.dtype) << "[" << l.elements << "]\n";
+  o << "  thread graph over [" << listStr(b.thread.iterShape()) << "]:\n";
+  std::istringstream lines(b.thread.str());
+  for (std::string line; std::getline(lines, line);) o << "  " << line << "\n";
+}
+
+}  // namespace
+
+std::string printKernelGraph(const KernelGraph& graph) {
+  std::ostringstream o;
+  if (graph.kernels.empty()) return "(no kernels)\n";
+  ValueNamer names(*graph.kernels.front().nodes.front()->graph());
+  for (const Kernel& k : graph.kernels) printKernel(o, k, names);
+  return o.str();
+}
+
+}  // namespace stitch

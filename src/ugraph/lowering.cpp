@@ -1,0 +1,254 @@
+#include "ugraph/lowering.h"
+
+#include <algorithm>
+
+#include "common/error.h"
+#include "ir/view_shape.h"
+
+namespace stitch {
+
+namespace {
+
+const LoweringTable& table() {
+  static const LoweringTable t = [] {
+    LoweringTable t;
+    registerElementwiseLowerings(t);
+    registerReductionLowerings(t);
+    registerAccessLowerings(t);
+    registerContractionLowerings(t);
+    registerCreationLowerings(t);
+    registerCopyLowerings(t);
+    return t;
+  }();
+  return t;
+}
+
+DType paramDType(const Value* v) {
+  switch (v->type()->kind()) {
+    case TypeKind::Int: return DType::i64;
+    case TypeKind::Float: return DType::f64;
+    case TypeKind::Bool: return DType::b8;
+    default: break;
+  }
+  STITCH_ASSERT(false, "kernel parameter of type ", v->type()->str());
+  return DType::i64;
+}
+
+}  // namespace
+
+const LoweringRule* findLowering(const Node& node) {
+  auto it = table().find(node.kind());
+  if (it == table().end()) return nullptr;
+  if (node.outputs().size() != 1) return nullptr;
+  try {
+    return it->second.accepts(node) ? &it->second : nullptr;
+  } catch (const UserError&) {
+    // The dtype helpers throw for programs the interpreter rejects at run
+    // time; those stay host ops so the error is raised the same way.
+    return nullptr;
+  }
+}
+
+int LowerContext::inputSlot(const Value* v) {
+  auto it = std::find(kernel_.inputs.begin(), kernel_.inputs.end(), v);
+  if (it != kernel_.inputs.end()) return (int)(it - kernel_.inputs.begin());
+  kernel_.inputs.push_back(v);
+  return (int)kernel_.inputs.size() - 1;
+}
+
+int LowerContext::element(const Value* v, const std::vector<int>& idx) {
+  const Dims& shape = lowering::shapeOf(v);
+  STITCH_ASSERT(idx.size() == shape.size(), "element index rank ", idx.size(), " for a value of rank ",
+                shape.size());
+  if (!group_.count(v->node())) {
+    // Size-1 dims hold one element: their index is 0 and drops out.
+    Dims strides = rowMajorStrides(shape);
+    for (size_t d = 0; d < shape.size(); ++d)
+      if (shape[d] == 1) strides[d] = 0;
+    return tg_.load(inputSlot(v), lowering::dtypeOf(v), tg_.stridedIndex(idx, strides, 0));
+  }
+  auto key = std::make_pair(v, idx);
+  auto it = memo_.find(key);
+  if (it != memo_.end()) return it->second;
+  const Node& producer = *v->node();
+  const LoweringRule* rule = findLowering(producer);
+  STITCH_ASSERT(rule != nullptr, "no lowering for grouped node ", producer.kind());
+  int r = rule->lower(*this, producer, idx);
+  STITCH_ASSERT(tg_.node(r).dtype == lowering::dtypeOf(v), producer.kind(), " lowered to ",
+                dtypeName(tg_.node(r).dtype), " but its output is ", dtypeName(lowering::dtypeOf(v)));
+  memo_.emplace(key, r);
+  return r;
+}
+
+int LowerContext::elementAtFlat(const Value* v, int flat) {
+  if (!group_.count(v->node())) return tg_.load(inputSlot(v), lowering::dtypeOf(v), flat);
+  return element(v, unflatten(flat, lowering::shapeOf(v)));
+}
+
+std::vector<int> LowerContext::unflatten(int flat, const Dims& shape) {
+  std::vector<int> idx(shape.size());
+  Dims strides = rowMajorStrides(shape);
+  for (size_t d = 0; d < shape.size(); ++d) {
+    if (shape[d] == 1) {
+      idx[d] = c(0);
+      continue;
+    }
+    int q = strides[d] == 1 ? flat : tg_.alu(AluOp::Div, DType::i64, {flat, c(strides[d])});
+    idx[d] = d == 0 ? q : tg_.alu(AluOp::Mod, DType::i64, {q, c(shape[d])});
+  }
+  return idx;
+}
+
+int LowerContext::clampIndex(int x, int64_t lo, int64_t hi) {
+  int up = tg_.alu(AluOp::Min, DType::i64, {x, c(hi)});
+  return tg_.alu(AluOp::Max, DType::i64, {up, c(lo)});
+}
+
+int LowerContext::scalar(const Value* v) {
+  if (const Constant* k = constantOf(v)) {
+    if (k->isBool()) return tg_.constInt(k->toBool(), DType::b8);
+    if (k->isInt()) return tg_.constInt(k->toInt(), DType::i64);
+    if (k->isFloat()) return tg_.constFloat(k->toDouble(), DType::f64);
+    STITCH_ASSERT(false, "scalar operand constant ", k->str());
+  }
+  auto it = std::find(kernel_.params.begin(), kernel_.params.end(), v);
+  int slot = (int)(it - kernel_.params.begin());
+  if (it == kernel_.params.end()) kernel_.params.push_back(v);
+  return tg_.param(slot, paramDType(v));
+}
+
+int LowerContext::scalarAs(const Value* v, DType dtype) {
+  if (const Constant* k = constantOf(v)) {
+    // Folded here as the interpreter converts a Python scalar (static_cast).
+    if (isFloating(dtype)) {
+      double d = k->isFloat() ? k->toDouble() : k->isBool() ? (double)k->toBool() : (double)k->toInt();
+      if (k->isInt() && dtype == DType::f32) d = (double)(float)k->toInt();
+      return tg_.constFloat(d, dtype);
+    }
+    int64_t i = 0;
+    if (k->isFloat()) {
+      double d = k->toDouble();
+      if (dtype == DType::b8) i = d != 0;
+      else if (dtype == DType::i32) i = (int32_t)d;
+      else i = (int64_t)d;
+    } else {
+      i = k->isBool() ? (int64_t)k->toBool() : k->toInt();
+      if (dtype == DType::i32) i = (int32_t)i;
+    }
+    return tg_.constInt(i, dtype);
+  }
+  return tg_.cast(scalar(v), dtype);
+}
+
+namespace lowering {
+
+const Dims& shapeOf(const Value* v) {
+  STITCH_ASSERT(v->type()->isTensor() && v->type()->shape(), "value without a static shape");
+  return *v->type()->shape();
+}
+
+DType dtypeOf(const Value* v) {
+  STITCH_ASSERT(v->type()->isTensor() && v->type()->dtype(), "value without a static dtype");
+  return *v->type()->dtype();
+}
+
+bool isTensor(const Value* v) { return v->type()->isTensor(); }
+bool isScalarValue(const Value* v) { return v->type()->isScalar(); }
+
+std::optional<int64_t> constInt(const Value* v) {
+  const Constant* k = constantOf(v);
+  if (k && k->isInt()) return k->toInt();
+  return std::nullopt;
+}
+
+std::optional<double> constDouble(const Value* v) {
+  const Constant* k = constantOf(v);
+  if (k && (k->isInt() || k->isFloat() || k->isBool())) return k->toDouble();
+  return std::nullopt;
+}
+
+std::optional<bool> constBool(const Value* v) {
+  const Constant* k = constantOf(v);
+  if (k && k->isBool()) return k->toBool();
+  return std::nullopt;
+}
+
+std::optional<std::vector<int64_t>> constIntList(const Value* v) {
+  const Constant* k = constantOf(v);
+  if (k && k->isIntList()) return k->toIntList();
+  if (k && k->isInt()) return std::vector<int64_t>{k->toInt()};
+  if (v->node()->is("prim.list_construct")) {
+    std::vector<int64_t> out;
+    for (const Value* e : v->node()->inputs()) {
+      auto i = constInt(e);
+      if (!i) return std::nullopt;
+      out.push_back(*i);
+    }
+    return out;
+  }
+  return std::nullopt;
+}
+
+bool isNoneValue(const Value* v) {
+  if (v->type()->kind() == TypeKind::None) return true;
+  const Constant* k = constantOf(v);
+  return k && k->isNone();
+}
+
+std::optional<DType> constDType(const Value* v) {
+  const Constant* k = constantOf(v);
+  if (k && k->isDType()) return k->toDType();
+  return std::nullopt;
+}
+
+std::vector<int> broadcastIndex(LowerContext& ctx, const std::vector<int>& idx, const Dims& operandShape) {
+  STITCH_ASSERT(operandShape.size() <= idx.size(), "operand rank above the output's");
+  size_t lead = idx.size() - operandShape.size();
+  std::vector<int> out(operandShape.size());
+  for (size_t d = 0; d < operandShape.size(); ++d)
+    out[d] = operandShape[d] == 1 ? ctx.c(0) : idx[lead + d];
+  return out;
+}
+
+int64_t numel(const Dims& shape) {
+  int64_t n = 1;
+  for (int64_t s : shape) n *= s;
+  return n;
+}
+
+std::optional<std::pair<int64_t, int64_t>> intRange(const Value* v) {
+  if (auto c = constInt(v)) return std::make_pair(*c, *c);
+  if (!v->isBlockParam() || v->offset() != 0) return std::nullopt;
+  const Block* body = v->node()->owningBlock();
+  const Node* loop = body ? body->owningNode() : nullptr;
+  if (!loop || !loop->is("prim.loop") || loop->block(0) != body) return std::nullopt;
+  auto trips = constInt(loop->input(0));
+  if (!trips || *trips < 1) return std::nullopt;
+  return std::make_pair(int64_t(0), *trips - 1);
+}
+
+std::optional<std::vector<const Value*>> listElements(const Value* list) {
+  if (list->type()->kind() != TypeKind::List || !list->node()->is("prim.list_construct")) return std::nullopt;
+  // The list's construction joins the kernel (kernel_planner.cpp), so the
+  // list must have no other use and sit in its user's block.
+  if (list->uses().size() != 1 || list->uses()[0].user->owningBlock() != list->node()->owningBlock())
+    return std::nullopt;
+  std::vector<const Value*> out(list->node()->inputs().begin(), list->node()->inputs().end());
+  if (out.empty()) return std::nullopt;
+  for (const Value* v : out)
+    if (!isTensor(v) || !v->type()->fullyKnown()) return std::nullopt;
+  return out;
+}
+
+PromoteArg promoteArgOf(const Value* v) {
+  if (isTensor(v)) return tensorArg(dtypeOf(v), (int64_t)shapeOf(v).size());
+  switch (v->type()->kind()) {
+    case TypeKind::Bool: return boolScalarArg();
+    case TypeKind::Int: return intScalarArg();
+    default: return floatScalarArg();
+  }
+}
+
+}  // namespace lowering
+
+}  // namespace stitch

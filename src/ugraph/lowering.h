@@ -1,0 +1,118 @@
+// Op lowering: how one graph node's output element is expressed in a
+// ThreadGraph. A rule maps an output index vector (one i64 node per output
+// dim) to the element's expression, built from its operands' elements at
+// derived index vectors (index substitution). Operands from outside the
+// kernel's group become Loads from input slots; scalars become Consts
+// (constants) or Params (run-time scalars).
+//
+//   add(%x : f32[4,3], %y : f32[3], 1)  at [i, j]  ->  ADD(x[i, j], y[j])
+//
+// Rules live in one file per op family (lower_*.cpp) and are registered in a
+// table by op name. A rule's `accepts` says whether this node can be lowered
+// with a result equal to the interpreter's (dtype support, constant
+// arguments, no run-time errors the interpreter would raise).
+#pragma once
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "ir/graph.h"
+#include "ir/shape_util.h"
+#include "ugraph/kernel_graph.h"
+
+namespace stitch {
+
+// Builds one kernel's ThreadGraph: hands out input and param slots and
+// expands in-group producers at the index vectors their consumers ask for.
+class LowerContext {
+ public:
+  LowerContext(ThreadGraph& tg, const std::unordered_set<const Node*>& group, Kernel& kernel)
+      : tg_(tg), group_(group), kernel_(kernel) {}
+
+  ThreadGraph& tg() { return tg_; }
+
+  // The element of tensor value v at idx (one i64 node per dim of v), in v's dtype.
+  int element(const Value* v, const std::vector<int>& idx);
+  // The element of v at the row-major flat index `flat` of its shape.
+  int elementAtFlat(const Value* v, int flat);
+  // A scalar operand (int / float / bool value) in its own dtype (i64, f64,
+  // b8): a Const when constant, else a kernel Param.
+  int scalar(const Value* v);
+  // The same converted to `dtype` (constants are converted when built).
+  int scalarAs(const Value* v, DType dtype);
+
+  // Index helpers over i64 nodes.
+  int c(int64_t v) { return tg_.constInt(v); }
+  int add(int a, int b) { return tg_.alu(AluOp::Add, DType::i64, {a, b}); }
+  int sub(int a, int b) { return tg_.alu(AluOp::Sub, DType::i64, {a, b}); }
+  int mul(int a, int b) { return tg_.alu(AluOp::Mul, DType::i64, {a, b}); }
+  // Clamps an index into [lo, hi] (so a load whose value a Where discards
+  // still reads inside its buffer).
+  int clampIndex(int x, int64_t lo, int64_t hi);
+  // Row-major index vector of `flat` over `shape` (division / modulo).
+  std::vector<int> unflatten(int flat, const Dims& shape);
+
+ private:
+  int inputSlot(const Value* v);
+
+  ThreadGraph& tg_;
+  const std::unordered_set<const Node*>& group_;
+  Kernel& kernel_;
+  std::map<std::pair<const Value*, std::vector<int>>, int> memo_;
+};
+
+using LowerFn = std::function<int(LowerContext& ctx, const Node& node, const std::vector<int>& idx)>;
+using AcceptFn = std::function<bool(const Node& node)>;
+
+struct LoweringRule {
+  // Elementwise rules may fuse into chains (see kernel_planner.h).
+  bool elementwise = false;
+  AcceptFn accepts;
+  LowerFn lower;
+};
+
+// The rule for this node if its op has one and the rule accepts the node.
+const LoweringRule* findLowering(const Node& node);
+
+using LoweringTable = std::map<std::string, LoweringRule>;
+// One registration function per op family (lower_*.cpp).
+void registerElementwiseLowerings(LoweringTable& table);
+void registerReductionLowerings(LoweringTable& table);
+void registerAccessLowerings(LoweringTable& table);
+void registerContractionLowerings(LoweringTable& table);
+void registerCreationLowerings(LoweringTable& table);
+void registerCopyLowerings(LoweringTable& table);
+
+// Small static queries shared by the rules.
+namespace lowering {
+const Dims& shapeOf(const Value* v);  // fully known tensor type
+DType dtypeOf(const Value* v);
+bool isTensor(const Value* v);
+bool isScalarValue(const Value* v);  // int / float / bool typed
+std::optional<int64_t> constInt(const Value* v);
+std::optional<double> constDouble(const Value* v);
+std::optional<bool> constBool(const Value* v);
+std::optional<std::vector<int64_t>> constIntList(const Value* v);  // a plain int counts as [int]
+bool isNoneValue(const Value* v);
+std::optional<DType> constDType(const Value* v);  // a dtype constant
+// Element index of an operand broadcast to an output of rank idx.size():
+// leading dims dropped, size-1 dims index 0.
+std::vector<int> broadcastIndex(LowerContext& ctx, const std::vector<int>& idx, const Dims& operandShape);
+int64_t numel(const Dims& shape);
+// Static bounds [lo, hi] of an int value: a constant, or the iteration
+// counter of a prim.loop with a constant trip count (0 .. count - 1).
+std::optional<std::pair<int64_t, int64_t>> intRange(const Value* v);
+// The tensors of a Tensor[] built by prim.list_construct (all with known
+// types) whose only use is one node of its block, or nullopt. The planner
+// puts that prim.list_construct into its user's kernel: the list never
+// exists at run time and the tensors are read at the kernel's position.
+std::optional<std::vector<const Value*>> listElements(const Value* list);
+// The value as a participant of type promotion (tensor or Python scalar).
+PromoteArg promoteArgOf(const Value* v);
+}  // namespace lowering
+
+}  // namespace stitch

@@ -1,0 +1,195 @@
+#include "ugraph/thread_graph.h"
+
+#include <sstream>
+
+#include "common/error.h"
+
+namespace stitch {
+
+namespace {
+
+// A structural key for hash-consing. Reduce variables are never interned
+// (each newReduceVar is a fresh variable).
+std::string keyOf(const TNode& n) {
+  std::ostringstream k;
+  k << int(n.op) << ':' << int(n.dtype) << ':' << int(n.alu) << ':' << int(n.reduce) << ':'
+    << n.index << ':' << n.ival << ':';
+  k.precision(17);
+  k << n.fval;
+  for (int a : n.args) k << ',' << a;
+  k << '|';
+  for (int r : n.reduceVars) k << ',' << r;
+  return k.str();
+}
+
+}  // namespace
+
+bool TNode::operator==(const TNode& o) const {
+  return op == o.op && dtype == o.dtype && alu == o.alu && reduce == o.reduce &&
+         index == o.index && ival == o.ival && fval == o.fval && args == o.args &&
+         reduceVars == o.reduceVars;
+}
+
+const char* tOpName(TOp op) {
+  switch (op) {
+    case TOp::IterVar: return "IterVar";
+    case TOp::ReduceVar: return "ReduceVar";
+    case TOp::Const: return "Const";
+    case TOp::Param: return "Param";
+    case TOp::Load: return "Load";
+    case TOp::Alu: return "Alu";
+    case TOp::Cast: return "Cast";
+    case TOp::Reduce: return "Reduce";
+  }
+  return "?";
+}
+
+int ThreadGraph::add(TNode n) {
+  for (int a : n.args) STITCH_ASSERT(a >= 0 && a < (int)nodes_.size(), "thread graph operand out of range");
+  std::string key = keyOf(n);
+  auto it = interned_.find(key);
+  if (it != interned_.end()) return it->second;
+  nodes_.push_back(std::move(n));
+  int id = (int)nodes_.size() - 1;
+  interned_.emplace(std::move(key), id);
+  return id;
+}
+
+int ThreadGraph::iterVar(int dim) {
+  STITCH_ASSERT(dim >= 0 && dim < (int)iterShape_.size(), "iteration dim ", dim, " out of range");
+  TNode n;
+  n.op = TOp::IterVar;
+  n.index = dim;
+  return add(std::move(n));
+}
+
+int ThreadGraph::newReduceVar(int64_t extent) {
+  reduceExtents_.push_back(extent);
+  TNode n;
+  n.op = TOp::ReduceVar;
+  n.index = (int64_t)reduceExtents_.size() - 1;
+  return add(std::move(n));
+}
+
+int ThreadGraph::constInt(int64_t v, DType dtype) {
+  STITCH_ASSERT(!isFloating(dtype), "constInt with a floating dtype");
+  TNode n;
+  n.op = TOp::Const;
+  n.dtype = dtype;
+  n.ival = dtype == DType::b8 ? (v != 0) : v;
+  return add(std::move(n));
+}
+
+int ThreadGraph::constFloat(double v, DType dtype) {
+  STITCH_ASSERT(isFloating(dtype), "constFloat with a non-floating dtype");
+  TNode n;
+  n.op = TOp::Const;
+  n.dtype = dtype;
+  n.fval = dtype == DType::f32 ? (double)(float)v : v;
+  return add(std::move(n));
+}
+
+int ThreadGraph::param(int slot, DType dtype) {
+  TNode n;
+  n.op = TOp::Param;
+  n.dtype = dtype;
+  n.index = slot;
+  return add(std::move(n));
+}
+
+int ThreadGraph::load(int inputSlot, DType dtype, int flatIndex) {
+  STITCH_ASSERT(node(flatIndex).dtype == DType::i64, "load index must be i64");
+  TNode n;
+  n.op = TOp::Load;
+  n.dtype = dtype;
+  n.index = inputSlot;
+  n.args = {flatIndex};
+  return add(std::move(n));
+}
+
+int ThreadGraph::alu(AluOp op, DType dtype, std::vector<int> args) {
+  STITCH_ASSERT((int)args.size() == aluOpArity(op), aluOpName(op), " takes ", aluOpArity(op),
+                " operands, got ", args.size());
+  TNode n;
+  n.op = TOp::Alu;
+  n.alu = op;
+  n.dtype = dtype;
+  n.args = std::move(args);
+  return add(std::move(n));
+}
+
+int ThreadGraph::cast(int x, DType dtype) {
+  if (node(x).dtype == dtype) return x;
+  TNode n;
+  n.op = TOp::Cast;
+  n.dtype = dtype;
+  n.args = {x};
+  return add(std::move(n));
+}
+
+int ThreadGraph::reduce(ReduceOp op, DType accDType, int body, const std::vector<int>& reduceVarNodes) {
+  TNode n;
+  n.op = TOp::Reduce;
+  n.reduce = op;
+  n.dtype = accDType;
+  n.args = {body};
+  for (int v : reduceVarNodes) {
+    STITCH_ASSERT(node(v).op == TOp::ReduceVar, "reduce over a node that is not a reduce variable");
+    n.reduceVars.push_back((int)node(v).index);
+  }
+  return add(std::move(n));
+}
+
+int ThreadGraph::flatIndex(const std::vector<int>& idx, const std::vector<int64_t>& shape) {
+  STITCH_ASSERT(idx.size() == shape.size(), "index rank ", idx.size(), " != shape rank ", shape.size());
+  std::vector<int64_t> strides(shape.size(), 1);
+  for (int d = (int)shape.size() - 2; d >= 0; --d) strides[d] = strides[d + 1] * shape[d + 1];
+  return stridedIndex(idx, strides, 0);
+}
+
+int ThreadGraph::stridedIndex(const std::vector<int>& idx, const std::vector<int64_t>& strides,
+                              int64_t offset) {
+  STITCH_ASSERT(idx.size() == strides.size(), "index rank ", idx.size(), " != stride rank ", strides.size());
+  int sum = constInt(offset);
+  bool first = offset == 0;
+  for (size_t d = 0; d < idx.size(); ++d) {
+    if (strides[d] == 0) continue;
+    int term = strides[d] == 1 ? idx[d] : alu(AluOp::Mul, DType::i64, {idx[d], constInt(strides[d])});
+    sum = first ? term : alu(AluOp::Add, DType::i64, {sum, term});
+    first = false;
+  }
+  return sum;
+}
+
+std::string ThreadGraph::str() const {
+  std::ostringstream o;
+  o.precision(9);
+  for (size_t i = 0; i < nodes_.size(); ++i) {
+    const TNode& n = nodes_[i];
+    o << "  %" << i << " = " << tOpName(n.op);
+    switch (n.op) {
+      case TOp::IterVar:
+      case TOp::ReduceVar:
+      case TOp::Param: o << ' ' << n.index; break;
+      case TOp::Const:
+        if (isFloating(n.dtype)) o << ' ' << n.fval;
+        else o << ' ' << n.ival;
+        break;
+      case TOp::Load: o << " in" << n.index << " [%" << n.args[0] << "]"; break;
+      case TOp::Alu:
+        o << ' ' << aluOpName(n.alu);
+        for (int a : n.args) o << " %" << a;
+        break;
+      case TOp::Cast: o << " %" << n.args[0]; break;
+      case TOp::Reduce:
+        o << ' ' << reduceOpName(n.reduce) << " %" << n.args[0] << " over";
+        for (int r : n.reduceVars) o << " r" << r << "<" << reduceExtents_[r] << ">";
+        break;
+    }
+    o << " : " << dtypeName(n.dtype) << "\n";
+  }
+  for (const Store& s : stores_) o << "  store out" << s.output << " <- %" << s.value << "\n";
+  return o.str();
+}
+
+}  // namespace stitch

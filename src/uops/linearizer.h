@@ -1,0 +1,41 @@
+// The linearizer: a graph-defined kernel's BlockGraph -> its UOps.
+//
+//   DEFINE_GLOBAL per buffer slot (outputs first, "data0" ...), DEFINE_VAR
+//   per scalar parameter ("p0" ...), SPECIAL gidx0 < grid[0], then the loop
+//   nest of block.loops: loops[0] runs over this block's share,
+//   [gidx0*blockExtent, min((gidx0+1)*blockExtent, extent)), the others over
+//   [0, extent). IterVar(d) is rebuilt from its loop's variable as
+//   (loop / sizes after d in the loop) % size(d); the simplifier turns the
+//   index of a contiguous access back into the loop variable.
+//
+// Thread-graph nodes are emitted in dependency order at the outermost loop
+// depth where all their operands exist (loop-invariant values are hoisted).
+// A Reduce becomes DEFINE_ACC, LOOPs over its variables (first variable
+// outermost), the body, ALU(acc, value), PHI, ENDLOOPs; its value is the PHI.
+// Every output is stored at the flat row-major index of the iteration
+// variables. Uops left unused by the simplifier are dropped at the end.
+//
+// Loop order (reduce_order.h), all computing the same elements:
+//  - output loops that no reduction depends on go inside the ones they do
+//    (softmax over dim 0: each column's sums once, not once per element);
+//    when that moves loops[0] inward, the grid's grid[0] blocks split the
+//    new outermost loop instead (in chunks of ceil(extent / grid[0])), so
+//    blocks do not all redo the reductions;
+//  - a column reduction (contiguous along the innermost output dim, strided
+//    along its reduce variable) runs its reduce loops outside the innermost
+//    output loop, accumulating in a DEFINE_LOCAL array (one accumulator per
+//    inner element, same order of accumulation per element).
+#pragma once
+#include "ugraph/kernel_graph.h"
+#include "uops/uop.h"
+
+namespace stitch {
+
+// kernel.kind must be KernelKind::GraphDefined.
+KernelUOps linearize(const Kernel& kernel);
+
+// A copy of `g` without the uops that nothing with an effect depends on
+// (definitions, control flow and stores are kept).
+UOpGraph withoutDeadUOps(const UOpGraph& g);
+
+}  // namespace stitch

@@ -1,0 +1,391 @@
+// Every ALU op and cast on every dtype the reference interpreter defines it
+// for: rendered to C, compiled, run on random values plus the hard cases
+// (signed zeros, NaN, infinities, halves for rounding, integer extremes),
+// and compared bit for bit with the interpreter's own kernels.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <map>
+#include <optional>
+#include <vector>
+
+#include "codegen/c_expr.h"
+#include "codegen/c_renderer.h"
+#include "codegen/kernel_cache.h"
+#include "codegen_test_util.h"
+#include "common/error.h"
+#include "interp/elementwise_ops.h"
+#include "interp/tensor.h"
+#include "kernel_builder.h"
+
+namespace stitch {
+namespace {
+
+using namespace codegentest;
+
+constexpr DType kDtypes[] = {DType::b8, DType::i32, DType::i64, DType::f32, DType::f64};
+
+// The interpreter op computing an AluOp and the dtypes it takes
+// (interp/elementwise_unary.cpp, elementwise_binary.cpp).
+struct InterpOp {
+  const char* name;
+  TypeSet types;
+  const char* approximate = "none";
+};
+
+std::optional<InterpOp> interpOp(AluOp op) {
+  switch (op) {
+    case AluOp::Neg: return InterpOp{"neg", TypeSet::Numeric};
+    case AluOp::LogicalNot: return InterpOp{"logical_not", TypeSet::IntegralOrBool};
+    case AluOp::BitNot: return InterpOp{"bitwise_not", TypeSet::IntegralOrBool};
+    case AluOp::Abs: return InterpOp{"abs", TypeSet::Numeric};
+    case AluOp::Sign: return InterpOp{"sign", TypeSet::All};
+    case AluOp::Floor: return InterpOp{"floor", TypeSet::Numeric};
+    case AluOp::Ceil: return InterpOp{"ceil", TypeSet::Numeric};
+    case AluOp::Round: return InterpOp{"round", TypeSet::Numeric};
+    case AluOp::Trunc: return InterpOp{"trunc", TypeSet::Numeric};
+    case AluOp::Exp: return InterpOp{"exp", TypeSet::Floating};
+    case AluOp::Exp2: return InterpOp{"exp2", TypeSet::Floating};
+    case AluOp::Expm1: return InterpOp{"expm1", TypeSet::Floating};
+    case AluOp::Log: return InterpOp{"log", TypeSet::Floating};
+    case AluOp::Log2: return InterpOp{"log2", TypeSet::Floating};
+    case AluOp::Log1p: return InterpOp{"log1p", TypeSet::Floating};
+    case AluOp::Sqrt: return InterpOp{"sqrt", TypeSet::Floating};
+    case AluOp::Rsqrt: return InterpOp{"rsqrt", TypeSet::Floating};
+    case AluOp::Reciprocal: return InterpOp{"reciprocal", TypeSet::Floating};
+    case AluOp::Sin: return InterpOp{"sin", TypeSet::Floating};
+    case AluOp::Cos: return InterpOp{"cos", TypeSet::Floating};
+    case AluOp::Tan: return InterpOp{"tan", TypeSet::Floating};
+    case AluOp::Asin: return InterpOp{"asin", TypeSet::Floating};
+    case AluOp::Acos: return InterpOp{"acos", TypeSet::Floating};
+    case AluOp::Atan: return InterpOp{"atan", TypeSet::Floating};
+    case AluOp::Sinh: return InterpOp{"sinh", TypeSet::Floating};
+    case AluOp::Cosh: return InterpOp{"cosh", TypeSet::Floating};
+    case AluOp::Tanh: return InterpOp{"tanh", TypeSet::Floating};
+    case AluOp::Sigmoid: return InterpOp{"sigmoid", TypeSet::Floating};
+    case AluOp::Silu: return InterpOp{"silu", TypeSet::Floating};
+    case AluOp::Erf: return InterpOp{"erf", TypeSet::Floating};
+    case AluOp::GeluErf: return InterpOp{"gelu", TypeSet::Floating, "none"};
+    case AluOp::GeluTanh: return InterpOp{"gelu", TypeSet::Floating, "tanh"};
+    case AluOp::Relu: return InterpOp{"relu", TypeSet::Numeric};
+    case AluOp::IsNan: return InterpOp{"isnan", TypeSet::All};
+    case AluOp::Add: return InterpOp{"add", TypeSet::All};
+    case AluOp::Sub: return InterpOp{"sub", TypeSet::All};
+    case AluOp::Mul: return InterpOp{"mul", TypeSet::All};
+    case AluOp::Div: return InterpOp{"div", TypeSet::Floating};
+    case AluOp::FloorDiv: return InterpOp{"floor_divide", TypeSet::Numeric};
+    case AluOp::Remainder: return InterpOp{"remainder", TypeSet::Numeric};
+    case AluOp::Pow: return InterpOp{"pow", TypeSet::Numeric};
+    case AluOp::Atan2: return InterpOp{"atan2", TypeSet::Floating};
+    case AluOp::Max: return InterpOp{"maximum", TypeSet::All};
+    case AluOp::Min: return InterpOp{"minimum", TypeSet::All};
+    case AluOp::CmpLT: return InterpOp{"lt", TypeSet::All};
+    case AluOp::CmpLE: return InterpOp{"le", TypeSet::All};
+    case AluOp::CmpEQ: return InterpOp{"eq", TypeSet::All};
+    case AluOp::CmpNE: return InterpOp{"ne", TypeSet::All};
+    case AluOp::LogicalAnd: return InterpOp{"logical_and", TypeSet::IntegralOrBool};
+    case AluOp::LogicalOr: return InterpOp{"logical_or", TypeSet::IntegralOrBool};
+    case AluOp::LogicalXor: return InterpOp{"logical_xor", TypeSet::IntegralOrBool};
+    case AluOp::BitAnd: return InterpOp{"bitwise_and", TypeSet::IntegralOrBool};
+    case AluOp::BitOr: return InterpOp{"bitwise_or", TypeSet::IntegralOrBool};
+    case AluOp::BitXor: return InterpOp{"bitwise_xor", TypeSet::IntegralOrBool};
+    // No single interpreter op: C division / remainder on index values
+    // and where are checked against C++ below.
+    case AluOp::Mod:
+    case AluOp::Where: return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+bool inSet(TypeSet s, DType t) {
+  switch (s) {
+    case TypeSet::All: return true;
+    case TypeSet::Numeric: return t != DType::b8;
+    case TypeSet::Floating: return isFloating(t);
+    case TypeSet::IntegralOrBool: return !isFloating(t);
+  }
+  return false;
+}
+
+std::vector<AluOp> allAluOps() {
+  std::vector<AluOp> ops;
+  for (int k = 0; k <= (int)AluOp::Where; ++k) ops.push_back((AluOp)k);
+  return ops;
+}
+
+// Values for one operand: every hard case against every other (for binary
+// ops), then random ones.
+std::vector<double> floatSpecials() {
+  return {0.0, -0.0, 1.0, -1.0, 0.5, -0.5, 1.5, 2.5, -2.5, 3.0, -3.0, 7.0, -7.0, 0.1, 100.0, -100.0,
+          1e30, -1e30, 1e-30, 1e300, INFINITY, -INFINITY, NAN};
+}
+std::vector<int64_t> intSpecials(DType t) {
+  int64_t lo = t == DType::i32 ? INT32_MIN : INT64_MIN, hi = t == DType::i32 ? INT32_MAX : INT64_MAX;
+  return {0, 1, -1, 2, -2, 3, -3, 7, -7, 31, 64, -64, 100, lo, hi, lo + 1, hi - 1};
+}
+
+// Fills tensor element k of `t` with a random or special value.
+void fillOperands(std::vector<Tensor>& operands, DType t, int arity, int64_t n) {
+  std::vector<double> fs = floatSpecials();
+  std::vector<int64_t> is = intSpecials(t);
+  const int64_t specials = t == DType::b8 ? 2 : isFloating(t) ? (int64_t)fs.size() : (int64_t)is.size();
+  for (int a = 0; a < arity; ++a) operands.push_back(Tensor::empty({n}, t));
+  for (int64_t k = 0; k < n; ++k) {
+    // Row-major walk over specials^arity first, then random values.
+    int64_t code = k;
+    for (int a = 0; a < arity; ++a) {
+      bool special = k < (int64_t)std::pow(specials, arity);
+      int64_t pick = code % specials;
+      code /= specials;
+      const Tensor& op = operands[a];
+      if (t == DType::b8) {
+        op.setInt(k, special ? pick : (int64_t)(rng()() & 1));
+      } else if (isFloating(t)) {
+        double v = special ? fs[pick]
+                           : std::uniform_real_distribution<double>(-10, 10)(rng()) *
+                                 (rng()() % 8 == 0 ? 1e6 : 1.0);
+        op.setDouble(k, v);
+      } else {
+        int64_t v = special ? is[pick] : rng()() % 8 == 0 ? (int64_t)rng()() : (int64_t)(rng()() % 2001) - 1000;
+        op.setInt(k, t == DType::i32 ? (int64_t)(int32_t)v : v);
+      }
+    }
+  }
+}
+
+// out[i] = op(a[i], b[i], ...) for i < n.
+KernelUOps aluKernel(const std::string& name, AluOp op, DType operand, DType result, int64_t n) {
+  KernelBuilder b(name);
+  int out = b.global(0, result, true);
+  const int arity = aluOpArity(op);
+  std::vector<int> bufs;
+  for (int a = 0; a < arity; ++a) {
+    DType t = op == AluOp::Where && a == 0 ? DType::b8 : operand;
+    bufs.push_back(b.global(a + 1, t, false));
+  }
+  int i = b.loop(b.i64(0), b.i64(n));
+  std::vector<int> args;
+  for (int buf : bufs) args.push_back(b.load(buf, i));
+  b.store(out, i, b.alu(op, result, args));
+  b.endLoop(i);
+  return b.kernel();
+}
+
+// Equal values, or both NaN; zeros must agree in sign.
+bool sameElement(const Tensor& x, const Tensor& y, int64_t k) {
+  if (isFloating(x.dtype()) && isFloating(y.dtype())) {
+    double a = x.getDouble(k), b = y.getDouble(k);
+    if (std::isnan(a) || std::isnan(b)) return std::isnan(a) && std::isnan(b);
+    return a == b && std::signbit(a) == std::signbit(b);
+  }
+  return x.getInt(k) == y.getInt(k);
+}
+
+std::string describe(const std::vector<Tensor>& operands, int64_t k) {
+  std::string s;
+  for (const Tensor& t : operands)
+    s += (s.empty() ? "" : ", ") + (isFloating(t.dtype()) ? std::to_string(t.getDouble(k)) : std::to_string(t.getInt(k)));
+  return s;
+}
+
+struct Case {
+  std::string kernel;
+  AluOp op;
+  DType dtype;
+  std::vector<Tensor> operands;
+  Tensor expected;
+  Tensor out;
+};
+
+// The interpreter's result, or for Mod / Where the C++ one.
+Tensor reference(AluOp op, DType t, const std::vector<Tensor>& operands) {
+  if (auto iop = interpOp(op)) {
+    if (aluOpArity(op) == 1) return unaryElementwise(iop->name, operands[0], t, Tensor(), iop->approximate);
+    return binaryElementwise(iop->name, Operand(IValue(operands[0])), Operand(IValue(operands[1])), IValue(), t);
+  }
+  const int64_t n = operands[0].numel();
+  Tensor out = Tensor::empty({n}, t);
+  for (int64_t k = 0; k < n; ++k) {
+    if (op == AluOp::Where) {
+      bool c = operands[0].getInt(k) != 0;
+      if (isFloating(t)) out.setDouble(k, operands[c ? 1 : 2].getDouble(k));
+      else out.setInt(k, operands[c ? 1 : 2].getInt(k));
+    } else if (isFloating(t)) {  // Mod
+      out.setDouble(k, std::fmod(operands[0].getDouble(k), operands[1].getDouble(k)));
+    } else {
+      out.setInt(k, operands[0].getInt(k) % operands[1].getInt(k));
+    }
+  }
+  return out;
+}
+
+TEST(AluSemantics, EveryOpOnEveryDtypeMatchesTheInterpreter) {
+  FreshCacheDir cache;
+  const int64_t n = 1200;
+  std::vector<Case> cases;
+  std::vector<KernelUOps> kernels;
+  std::vector<std::string> missing;
+  for (AluOp op : allAluOps()) {
+    for (DType t : kDtypes) {
+      std::optional<InterpOp> iop = interpOp(op);
+      bool referenceExists = iop ? inSet(iop->types, t)
+                                 : op == AluOp::Where || (op == AluOp::Mod && t != DType::b8);
+      CPrelude scratch;
+      std::vector<std::string> args(aluOpArity(op), "x");
+      bool rendered = true;
+      try {
+        renderAluExpr(op, t, args, scratch);
+      } catch (const InternalError&) {
+        rendered = false;
+      }
+      if (referenceExists && !rendered) missing.push_back(std::string(aluOpName(op)) + "/" + dtypeName(t));
+      if (!referenceExists || !rendered) continue;
+
+      Case c;
+      c.kernel = std::string("k_") + aluOpName(op) + "_" + dtypeName(t);
+      c.op = op;
+      c.dtype = t;
+      if (op == AluOp::Where) {
+        fillOperands(c.operands, DType::b8, 1, n);
+        std::vector<Tensor> choices;
+        fillOperands(choices, t, 2, n);
+        c.operands.insert(c.operands.end(), choices.begin(), choices.end());
+      } else {
+        fillOperands(c.operands, t, aluOpArity(op), n);
+      }
+      // Integer division by zero is rejected before kernels run; C's / and %
+      // are only used on non-negative index values.
+      if (!isFloating(t) && (op == AluOp::FloorDiv || op == AluOp::Remainder))
+        for (int64_t k = 0; k < n; ++k)
+          if (c.operands[1].getInt(k) == 0) c.operands[1].setInt(k, 1);
+      if (!isFloating(t) && (op == AluOp::Div || op == AluOp::Mod))
+        for (int64_t k = 0; k < n; ++k) {
+          c.operands[0].setInt(k, (int64_t)(rng()() % 100000));
+          c.operands[1].setInt(k, 1 + (int64_t)(rng()() % 1000));
+        }
+      c.expected = reference(op, t, c.operands);
+      DType result = aluOpReturnsBool(op) ? DType::b8 : t;
+      c.out = Tensor::empty({n}, result);
+      kernels.push_back(aluKernel(c.kernel, op, t, result, n));
+      cases.push_back(std::move(c));
+    }
+  }
+  EXPECT_TRUE(missing.empty()) << "ops the interpreter defines but C cannot render: " << ::testing::PrintToString(missing);
+  ASSERT_GT(cases.size(), 100u);
+
+  auto lib = loadCompiled(renderC(kernels));
+  for (Case& c : cases) {
+    std::vector<void*> bufs = {c.out.rawData()};
+    for (const Tensor& t : c.operands) bufs.push_back(t.rawData());
+    lib->function(c.kernel)(bufs.data(), nullptr, 1);
+    int failures = 0;
+    for (int64_t k = 0; k < n && failures < 5; ++k) {
+      if (sameElement(c.out, c.expected, k)) continue;
+      ++failures;
+      ADD_FAILURE() << aluOpName(c.op) << " on " << dtypeName(c.dtype) << "(" << describe(c.operands, k)
+                    << "): C gives "
+                    << (isFloating(c.out.dtype()) ? std::to_string(c.out.getDouble(k)) : std::to_string(c.out.getInt(k)))
+                    << ", interpreter "
+                    << (isFloating(c.expected.dtype()) ? std::to_string(c.expected.getDouble(k))
+                                                       : std::to_string(c.expected.getInt(k)));
+    }
+  }
+}
+
+// pow with a constant base or exponent (the shapes compilers like to
+// rewrite) still calls the same pow as the interpreter.
+TEST(AluSemantics, PowWithConstantOperandsMatchesTheInterpreter) {
+  FreshCacheDir cache;
+  const int64_t n = 4000;
+  const std::vector<double> constants = {2.0, 0.5, 3.0, -1.0, 10.0, -0.5, 1.0 / 3.0};
+  for (DType t : {DType::f32, DType::f64}) {
+    std::vector<KernelUOps> kernels;
+    for (size_t c = 0; c < constants.size(); ++c) {
+      for (bool constBase : {false, true}) {
+        KernelBuilder b("pow_" + std::to_string(c) + (constBase ? "_base" : "_exp"));
+        int out = b.global(0, t, true);
+        int x = b.global(1, t, false);
+        int i = b.loop(b.i64(0), b.i64(n));
+        int k = b.constant(constants[c], t), v = b.load(x, i);
+        b.store(out, i, b.alu(AluOp::Pow, t, constBase ? std::vector<int>{k, v} : std::vector<int>{v, k}));
+        b.endLoop(i);
+        kernels.push_back(b.kernel());
+      }
+    }
+    auto lib = loadCompiled(renderC(kernels));
+    Tensor x = Tensor::empty({n}, t);
+    for (int64_t k = 0; k < n; ++k)
+      x.setDouble(k, std::uniform_real_distribution<double>(-3, 3)(rng()) * (k % 3 == 0 ? 30.0 : 1.0));
+    for (size_t c = 0; c < constants.size(); ++c) {
+      Tensor k = Tensor::empty({n}, t);
+      k.fill(constants[c]);
+      for (bool constBase : {false, true}) {
+        Tensor out = Tensor::empty({n}, t);
+        void* bufs[] = {out.rawData(), x.rawData()};
+        lib->function("pow_" + std::to_string(c) + (constBase ? "_base" : "_exp"))(bufs, nullptr, 1);
+        Tensor expected = constBase ? binaryElementwise("pow", Operand(IValue(k)), Operand(IValue(x)), IValue(), t)
+                                    : binaryElementwise("pow", Operand(IValue(x)), Operand(IValue(k)), IValue(), t);
+        int failures = 0;
+        for (int64_t e = 0; e < n && failures < 3; ++e) {
+          if (sameElement(out, expected, e)) continue;
+          ++failures;
+          ADD_FAILURE() << dtypeName(t) << " pow with constant " << constants[c] << (constBase ? " base" : " exponent")
+                        << " at " << x.getDouble(e) << ": C " << out.getDouble(e) << ", interpreter "
+                        << expected.getDouble(e);
+        }
+      }
+    }
+  }
+}
+
+// CAST between every pair of dtypes converts as Tensor::to does, including
+// NaN, infinities and out-of-range floats to integers.
+TEST(AluSemantics, CastsMatchTensorTo) {
+  FreshCacheDir cache;
+  const int64_t n = 600;
+  struct CastCase {
+    std::string kernel;
+    DType from, to;
+    Tensor in, out;
+  };
+  std::vector<CastCase> cases;
+  std::vector<KernelUOps> kernels;
+  for (DType from : kDtypes) {
+    for (DType to : kDtypes) {
+      CastCase c{std::string("cast_") + dtypeName(from) + "_" + dtypeName(to), from, to, {}, {}};
+      std::vector<Tensor> in;
+      fillOperands(in, from, 1, n);
+      c.in = in[0];
+      if (isFloating(from))  // values beyond the integer ranges, and fractions near them
+        for (int64_t k = 100; k < 200; ++k)
+          c.in.setDouble(k, std::ldexp(std::uniform_real_distribution<double>(-1, 1)(rng()), 20 + (int)(k % 50)));
+      c.out = Tensor::empty({n}, to);
+      KernelBuilder b(c.kernel);
+      int out = b.global(0, to, true);
+      int src = b.global(1, from, false);
+      int i = b.loop(b.i64(0), b.i64(n));
+      b.store(out, i, b.cast(b.load(src, i), to));
+      b.endLoop(i);
+      kernels.push_back(b.kernel());
+      cases.push_back(std::move(c));
+    }
+  }
+  auto lib = loadCompiled(renderC(kernels));
+  for (CastCase& c : cases) {
+    void* bufs[] = {c.out.rawData(), c.in.rawData()};
+    lib->function(c.kernel)(bufs, nullptr, 1);
+    Tensor expected = c.in.to(c.to);
+    int failures = 0;
+    for (int64_t k = 0; k < n && failures < 5; ++k) {
+      if (sameElement(c.out, expected, k)) continue;
+      ++failures;
+      ADD_FAILURE() << "cast " << dtypeName(c.from) << " -> " << dtypeName(c.to) << " of "
+                    << describe({c.in}, k) << ": C gives " << c.out.getDouble(k) << ", Tensor::to "
+                    << expected.getDouble(k);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace stitch

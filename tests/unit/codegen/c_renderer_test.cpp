@@ -1,0 +1,353 @@
+// renderC: kernels built from uops by hand, rendered, compiled and run.
+#include "codegen/c_renderer.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "codegen/c_compiler.h"
+#include "codegen/kernel_cache.h"
+#include "codegen_test_util.h"
+#include "common/error.h"
+#include "kernel_builder.h"
+
+namespace stitch {
+namespace {
+
+using namespace codegentest;
+
+// out[i] = a[i] + b[i] over n f32 elements: a grid of blocks of `block`
+// elements, each a loop over [gidx0*block, min(gidx0*block + block, n)).
+KernelUOps elementwiseAdd(const std::string& name, int64_t n, int64_t block) {
+  KernelBuilder b(name);
+  int out = b.global(0, DType::f32, true);
+  int x = b.global(1, DType::f32, false);
+  int y = b.global(2, DType::f32, false);
+  int g = b.special("gidx0", (n + block - 1) / block);
+  int start = b.alu(AluOp::Mul, DType::i64, {g, b.i64(block)});
+  int end = b.alu(AluOp::Min, DType::i64, {b.alu(AluOp::Add, DType::i64, {start, b.i64(block)}), b.i64(n)});
+  int i = b.loop(start, end);
+  int sum = b.alu(AluOp::Add, DType::f32, {b.load(x, i), b.load(y, i)});
+  b.store(out, i, sum);
+  b.endLoop(i);
+  return b.kernel();
+}
+
+std::vector<float> randomFloats(int64_t n) {
+  std::uniform_real_distribution<float> dist(-100, 100);
+  std::vector<float> v(n);
+  for (float& x : v) x = dist(rng());
+  return v;
+}
+
+TEST(CRenderer, ElementwiseAddWithGridAndLoop) {
+  FreshCacheDir cache;
+  const int64_t n = 1000 + (int64_t)(rng()() % 5000), block = 256;
+  auto lib = loadCompiled(renderC({elementwiseAdd("add_f32", n, block)}));
+  std::vector<float> a = randomFloats(n), b = randomFloats(n);
+  for (int64_t threads : {1, 3}) {
+    std::vector<float> out(n, NAN);
+    void* bufs[] = {out.data(), a.data(), b.data()};
+    lib->function("add_f32")(bufs, nullptr, threads);
+    for (int64_t i = 0; i < n; ++i) ASSERT_EQ(out[i], a[i] + b[i]) << "element " << i << ", threads " << threads;
+  }
+}
+
+// The C compiler vectorizes the innermost loop of an elementwise kernel.
+TEST(CRenderer, ElementwiseInnerLoopVectorizes) {
+  FreshCacheDir cache;
+  std::string path = cache.path() + "/vectorize.c";
+  writeFile(path, renderC({elementwiseAdd("add_f32", 100000, 4096)}));
+  const CCompiler& cc = hostCCompiler();
+  std::vector<std::string> argv = {cc.path};
+  argv.insert(argv.end(), cc.flags.begin(), cc.flags.end());
+  argv.insert(argv.end(), {cc.isClang ? "-Rpass=loop-vectorize" : "-fopt-info-vec-optimized", "-c", path,
+                           "-o", cache.path() + "/vectorize.o"});
+  CompilerRun run = runProgram(argv);
+  ASSERT_EQ(run.exitCode, 0) << run.output;
+  EXPECT_NE(run.output.find(cc.isClang ? "vectorized loop" : "loop vectorized"), std::string::npos)
+      << run.output;
+}
+
+// out[r] = (f32) sum over c of (f64) x[r, c]: an accumulator per grid block.
+TEST(CRenderer, SumReductionWithAccumulator) {
+  FreshCacheDir cache;
+  const int64_t rows = 1 + (int64_t)(rng()() % 40), cols = 1 + (int64_t)(rng()() % 300);
+  KernelBuilder b("row_sum");
+  int out = b.global(0, DType::f32, true);
+  int x = b.global(1, DType::f32, false);
+  int r = b.special("gidx0", rows);
+  int acc = b.acc(DType::f64, b.constant(0.0, DType::f64));
+  int c = b.loop(b.i64(0), b.i64(cols));
+  int index = b.alu(AluOp::Add, DType::i64, {b.alu(AluOp::Mul, DType::i64, {r, b.i64(cols)}), c});
+  int value = b.cast(b.load(x, index), DType::f64);
+  int sum = b.alu(AluOp::Add, DType::f64, {acc, value});
+  int total = b.phi(acc, sum, c);
+  b.endLoop(c);
+  b.store(out, r, b.cast(total, DType::f32));
+
+  auto lib = loadCompiled(renderC({b.kernel()}));
+  std::vector<float> in = randomFloats(rows * cols), result(rows, NAN);
+  void* bufs[] = {result.data(), in.data()};
+  lib->function("row_sum")(bufs, nullptr, 2);
+  for (int64_t row = 0; row < rows; ++row) {
+    double expected = 0;
+    for (int64_t col = 0; col < cols; ++col) expected += (double)in[row * cols + col];
+    EXPECT_EQ(result[row], (float)expected) << "row " << row;
+  }
+}
+
+// Scalar parameters of each kind, and an IF guarding a store.
+TEST(CRenderer, ParametersAndGuardedStores) {
+  FreshCacheDir cache;
+  KernelBuilder b("scaled_where");
+  int out = b.global(0, DType::f32, true);
+  int x = b.global(1, DType::f32, false);
+  int scale = b.var(0, DType::f64);
+  int limit = b.var(1, DType::i64);
+  int enabled = b.var(2, DType::b8);
+  int i = b.loop(b.i64(0), b.i64(64));
+  int guard = b.alu(AluOp::LogicalAnd, DType::b8, {enabled, b.alu(AluOp::CmpLT, DType::b8, {i, limit})});
+  int ifId = b.ifOpen(guard);
+  b.store(out, i, b.alu(AluOp::Mul, DType::f32, {b.load(x, i), b.cast(scale, DType::f32)}));
+  b.endIf(ifId);
+  b.endLoop(i);
+
+  auto lib = loadCompiled(renderC({b.kernel()}));
+  std::vector<float> in = randomFloats(64);
+  const double s = std::uniform_real_distribution<double>(-3, 3)(rng());
+  const int64_t lim = (int64_t)(rng()() % 64);
+  for (bool on : {true, false}) {
+    std::vector<float> result(64, -1.f);
+    void* bufs[] = {result.data(), in.data()};
+    StitchScalar params[3];
+    params[0].f = s;
+    params[1].i = lim;
+    params[2].i = on;
+    lib->function("scaled_where")(bufs, params, 1);
+    for (int64_t k = 0; k < 64; ++k) {
+      float expected = on && k < lim ? in[k] * (float)s : -1.f;
+      EXPECT_EQ(result[k], expected) << "element " << k;
+    }
+  }
+}
+
+TEST(CRenderer, SeveralKernelsInOneTranslationUnit) {
+  FreshCacheDir cache;
+  const int64_t n = 500 + (int64_t)(rng()() % 500);
+  auto lib = loadCompiled(renderC({elementwiseAdd("first", n, 64), elementwiseAdd("second", n, 1000)}));
+  std::vector<float> a = randomFloats(n), b = randomFloats(n);
+  for (const char* name : {"first", "second"}) {
+    std::vector<float> out(n, NAN);
+    void* bufs[] = {out.data(), a.data(), b.data()};
+    lib->function(name)(bufs, nullptr, 4);
+    for (int64_t i = 0; i < n; ++i) ASSERT_EQ(out[i], a[i] + b[i]) << name << " element " << i;
+  }
+}
+
+TEST(CRenderer, GoldenTextOfATinyKernel) {
+  KernelBuilder b("relu_scale");
+  int out = b.global(0, DType::f32, true);
+  int x = b.global(1, DType::f32, false);
+  int g = b.special("gidx0", 4);
+  int start = b.alu(AluOp::Mul, DType::i64, {g, b.i64(8)});
+  int i = b.loop(start, b.alu(AluOp::Add, DType::i64, {start, b.i64(8)}));
+  int v = b.alu(AluOp::Max, DType::f32, {b.load(x, i), b.constant(0.0, DType::f32)});
+  b.store(out, i, b.alu(AluOp::Mul, DType::f32, {v, b.constant(-0.5, DType::f32)}));
+  b.endLoop(i);
+  const std::string expected = R"(#include <stdint.h>
+typedef union { int64_t i; double f; } stitch_scalar;
+#include <math.h>
+typedef void (*stitch_block_range)(void* const* bufs, const stitch_scalar* params, int64_t begin, int64_t end);
+typedef void (*stitch_parallel_blocks)(stitch_block_range body, void* const* bufs,
+                                       const stitch_scalar* params, int64_t count, int64_t threads);
+static stitch_parallel_blocks stitch_parallel = 0;
+void stitch_set_parallel(stitch_parallel_blocks fn) { stitch_parallel = fn; }
+static void stitch_run_blocks(stitch_block_range body, void* const* bufs, const stitch_scalar* params,
+                              int64_t count, int64_t threads) {
+  if (stitch_parallel && threads > 1 && count > 1) stitch_parallel(body, bufs, params, count, threads);
+  else if (count > 0) body(bufs, params, 0, count);
+}
+
+static inline float stitch_max_f32(float a, float b) { return a != a ? a : b != b ? b : a > b ? a : b; }
+
+static void relu_scale_blocks(void* const* bufs, const stitch_scalar* params, int64_t block_begin, int64_t block_end) {
+  float* restrict data0 = (float*)bufs[0];
+  const float* restrict data1 = (const float*)bufs[1];
+  for (int64_t gidx0 = block_begin; gidx0 < block_end; ++gidx0) {
+    const int64_t v4 = (int64_t)((uint64_t)gidx0 * (uint64_t)8);
+    const int64_t v5 = (int64_t)((uint64_t)v4 + (uint64_t)8);
+    for (int64_t loop6 = v4; loop6 < v5; ++loop6) {
+      const float v7 = data1[loop6];
+      const float v9 = stitch_max_f32(v7, 0.0f);
+      const float v11 = v9 * (-0.5f);
+      data0[loop6] = v11;
+    }
+  }
+}
+void relu_scale(void* const* bufs, const stitch_scalar* params, int64_t threads) {
+  stitch_run_blocks(relu_scale_blocks, bufs, params, 4, threads);
+}
+)";
+  EXPECT_EQ(renderC({b.kernel()}), expected);
+}
+
+// Helpers and the parallel glue appear only when some kernel needs them,
+// each helper once however often it is used.
+TEST(CRenderer, PreludeHoldsOnlyWhatKernelsUse) {
+  KernelBuilder plain("plain");
+  int out = plain.global(0, DType::f64, true);
+  int x = plain.global(1, DType::f64, false);
+  int i = plain.loop(plain.i64(0), plain.i64(16));
+  plain.store(out, i, plain.alu(AluOp::Mul, DType::f64, {plain.load(x, i), plain.load(x, i)}));
+  plain.endLoop(i);
+  std::string text = renderC({plain.kernel()});
+  EXPECT_EQ(text.find("static inline"), std::string::npos) << text;
+  EXPECT_EQ(text.find("stitch_run_blocks"), std::string::npos) << text;
+
+  KernelBuilder helpers("helpers");
+  out = helpers.global(0, DType::f32, true);
+  x = helpers.global(1, DType::f32, false);
+  helpers.special("gidx0", 2);
+  i = helpers.loop(helpers.i64(0), helpers.i64(16));
+  int v = helpers.load(x, i);
+  int a = helpers.alu(AluOp::Silu, DType::f32, {v});
+  int b = helpers.alu(AluOp::Silu, DType::f32, {helpers.alu(AluOp::Neg, DType::f32, {v})});
+  helpers.store(out, i, helpers.alu(AluOp::FloorDiv, DType::f32, {a, b}));
+  helpers.endLoop(i);
+  text = renderC({plain.kernel(), helpers.kernel()});
+  auto count = [&](const std::string& needle) {
+    int n = 0;
+    for (size_t at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1)) ++n;
+    return n;
+  };
+  EXPECT_EQ(count("static inline float stitch_silu_f32("), 1) << text;
+  EXPECT_EQ(count("static inline float stitch_sigmoid_f32("), 1) << text;  // silu calls it
+  EXPECT_EQ(count("static inline float stitch_floordiv_f32("), 1) << text;
+  EXPECT_EQ(count("static void stitch_run_blocks("), 1) << text;
+  EXPECT_EQ(count("_f64("), 0) << text;  // no helper for a dtype nobody used
+}
+
+TEST(CRenderer, ConstantsAreExact) {
+  FreshCacheDir cache;
+  const std::vector<double> values = {0.1, -0.0, 1e-45, 3.4028234663852886e38, 1.0 / 3.0, -2.5e-300,
+                                      INFINITY, -INFINITY, NAN, std::ldexp(1.0, -1074)};
+  for (DType dtype : {DType::f32, DType::f64}) {
+    KernelBuilder b("constants");
+    int out = b.global(0, dtype, true);
+    for (size_t k = 0; k < values.size(); ++k) b.store(out, b.i64((int64_t)k), b.constant(values[k], dtype));
+    auto lib = loadCompiled(renderC({b.kernel()}));
+    std::vector<double> got(values.size());
+    std::vector<float> got32(values.size());
+    void* bufs[] = {dtype == DType::f32 ? (void*)got32.data() : (void*)got.data()};
+    lib->function("constants")(bufs, nullptr, 1);
+    for (size_t k = 0; k < values.size(); ++k) {
+      double want = dtype == DType::f32 ? (double)(float)values[k] : values[k];
+      double have = dtype == DType::f32 ? (double)got32[k] : got[k];
+      if (std::isnan(want)) {
+        EXPECT_TRUE(std::isnan(have));
+      } else {
+        EXPECT_EQ(have, want) << dtypeName(dtype) << " constant " << k;
+        EXPECT_EQ(std::signbit(have), std::signbit(want)) << dtypeName(dtype) << " constant " << k;
+      }
+    }
+  }
+  // Integer extremes.
+  KernelBuilder b("int_constants");
+  int out64 = b.global(0, DType::i64, true);
+  int out32 = b.global(1, DType::i32, true);
+  const std::vector<int64_t> ints = {INT64_MIN, INT64_MAX, -1, (int64_t)INT32_MIN - 1, 1LL << 40};
+  for (size_t k = 0; k < ints.size(); ++k) b.store(out64, b.i64((int64_t)k), b.g().constInt(ints[k], DType::i64));
+  b.store(out32, b.i64(0), b.g().constInt(INT32_MIN, DType::i32));
+  b.store(out32, b.i64(1), b.g().constInt(INT32_MAX, DType::i32));
+  auto lib = loadCompiled(renderC({b.kernel()}));
+  std::vector<int64_t> got64(ints.size());
+  std::vector<int32_t> got32(2);
+  void* bufs[] = {got64.data(), got32.data()};
+  lib->function("int_constants")(bufs, nullptr, 1);
+  EXPECT_EQ(got64, ints);
+  EXPECT_EQ(got32, (std::vector<int32_t>{INT32_MIN, INT32_MAX}));
+}
+
+// A block-local buffer: each block of 8 elements is staged and written
+// back reversed; a second grid dimension repeats it per row.
+TEST(CRenderer, BlockLocalBufferAndNestedGrid) {
+  FreshCacheDir cache;
+  const int64_t rows = 1 + (int64_t)(rng()() % 5), blocks = 1 + (int64_t)(rng()() % 20), n = blocks * 8;
+  KernelBuilder b("reverse_blocks");
+  int out = b.global(0, DType::i32, true);
+  int x = b.global(1, DType::i32, false);
+  int r = b.special("gidx0", rows);
+  int g = b.special("gidx1", blocks);
+  UOp localDef;
+  localDef.kind = UOpKind::DefineLocal;
+  localDef.dtype = DType::i32;
+  localDef.ival = 8;
+  localDef.name = "stage";
+  int local = b.g().add(localDef, false);
+  int base = b.alu(AluOp::Add, DType::i64, {b.alu(AluOp::Mul, DType::i64, {r, b.i64(n)}),
+                                             b.alu(AluOp::Mul, DType::i64, {g, b.i64(8)})});
+  int k = b.loop(b.i64(0), b.i64(8));
+  b.store(local, k, b.load(x, b.alu(AluOp::Add, DType::i64, {base, k})));
+  b.endLoop(k);
+  int k2 = b.loop(b.i64(0), b.i64(8));
+  int mirrored = b.load(local, b.alu(AluOp::Sub, DType::i64, {b.i64(7), k2}));
+  b.store(out, b.alu(AluOp::Add, DType::i64, {base, k2}), mirrored);
+  b.endLoop(k2);
+
+  auto lib = loadCompiled(renderC({b.kernel()}));
+  std::vector<int32_t> in(rows * n), result(rows * n, -1);
+  for (int32_t& v : in) v = (int32_t)rng()();
+  void* bufs[] = {result.data(), in.data()};
+  lib->function("reverse_blocks")(bufs, nullptr, 3);
+  for (int64_t e = 0; e < rows * n; ++e)
+    ASSERT_EQ(result[e], in[e - e % 8 + (7 - e % 8)]) << "element " << e;
+}
+
+TEST(CRenderer, HugeBlockLocalBufferIsAnInternalError) {
+  KernelBuilder b("huge_local");
+  b.global(0, DType::f64, true);
+  UOp localDef;
+  localDef.kind = UOpKind::DefineLocal;
+  localDef.dtype = DType::f64;
+  localDef.ival = 1 << 20;
+  localDef.name = "big";
+  b.g().add(localDef, false);
+  EXPECT_THROW(renderC({b.kernel()}), InternalError);
+}
+
+TEST(CRenderer, UnclosedLoopIsAnInternalError) {
+  KernelBuilder b("unclosed");
+  int out = b.global(0, DType::f32, true);
+  int i = b.loop(b.i64(0), b.i64(4));
+  b.store(out, i, b.constant(1.0, DType::f32));
+  EXPECT_THROW(renderC({b.kernel()}), InternalError);
+}
+
+TEST(CRenderer, ValueUsedAfterItsLoopIsAnInternalError) {
+  KernelBuilder b("escaping");
+  int out = b.global(0, DType::f32, true);
+  int x = b.global(1, DType::f32, false);
+  int i = b.loop(b.i64(0), b.i64(4));
+  int v = b.load(x, i);
+  b.endLoop(i);
+  b.store(out, b.i64(0), v);
+  EXPECT_THROW(renderC({b.kernel()}), InternalError);
+}
+
+TEST(CRenderer, DuplicateKernelNamesAreAnInternalError) {
+  EXPECT_THROW(renderC({elementwiseAdd("same", 10, 4), elementwiseAdd("same", 10, 4)}), InternalError);
+}
+
+TEST(CRenderer, StoreBeforeTheGridIsAnInternalError) {
+  KernelBuilder b("early_store");
+  int out = b.global(0, DType::f32, true);
+  b.store(out, b.i64(0), b.constant(1.0, DType::f32));
+  int g = b.special("gidx0", 4);
+  b.store(out, g, b.constant(2.0, DType::f32));
+  EXPECT_THROW(renderC({b.kernel()}), InternalError);
+}
+
+}  // namespace
+}  // namespace stitch

@@ -1,0 +1,187 @@
+// The renderer on real linearizer output: kernels described by thread
+// graphs, linearized, rendered, compiled and run on random data, compared
+// with direct loops in C++.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "codegen/c_compiler.h"
+#include "codegen/c_renderer.h"
+#include "codegen/kernel_cache.h"
+#include "codegen_test_util.h"
+#include "ir/graph.h"
+#include "uops/linearizer.h"
+
+namespace stitch {
+namespace {
+
+using namespace codegentest;
+
+int64_t randInt(int64_t lo, int64_t hi) { return std::uniform_int_distribution<int64_t>(lo, hi)(rng()); }
+
+int64_t numel(const std::vector<int64_t>& shape) {
+  int64_t n = 1;
+  for (int64_t d : shape) n *= d;
+  return n;
+}
+
+// A graph-defined kernel over `iterShape`; outputs and inputs are graph
+// inputs of the given types (the linearizer reads only their types).
+struct KernelSpec {
+  Graph graph;
+  Kernel kernel;
+  explicit KernelSpec(std::vector<int64_t> iterShape, std::string name = "k0") {
+    kernel.name = std::move(name);
+    kernel.block.thread = ThreadGraph(std::move(iterShape));
+  }
+  ThreadGraph& tg() { return kernel.block.thread; }
+  void output(DType dt, std::vector<int64_t> shape) {
+    kernel.outputs.push_back(graph.addInput(Type::tensor(dt, std::move(shape))));
+  }
+  void input(DType dt, std::vector<int64_t> shape) {
+    kernel.inputs.push_back(graph.addInput(Type::tensor(dt, std::move(shape))));
+  }
+  void param(TypePtr t) { kernel.params.push_back(graph.addInput(std::move(t))); }
+  // Loop nest: consecutive groups of iteration dims; the grid splits loops[0].
+  void loops(const std::vector<std::vector<int>>& groups, int64_t blockExtent) {
+    for (const auto& dims : groups) {
+      LoopDim l;
+      l.iterDims = dims;
+      for (int d : dims) l.extent *= tg().iterShape()[d];
+      kernel.block.loops.push_back(l);
+    }
+    kernel.block.blockExtent = blockExtent;
+    int64_t first = kernel.block.loops[0].extent;
+    kernel.block.grid = {(first + blockExtent - 1) / blockExtent};
+  }
+};
+
+std::vector<std::vector<int>> randomGroups(int rank) {
+  std::vector<std::vector<int>> groups(1);
+  for (int d = 0; d < rank; ++d) {
+    if (d > 0 && randInt(0, 1)) groups.emplace_back();
+    groups.back().push_back(d);
+  }
+  return groups;
+}
+
+std::vector<float> randomFloats(int64_t n) {
+  std::uniform_real_distribution<float> dist(-4, 4);
+  std::vector<float> v(n);
+  for (float& x : v) x = dist(rng());
+  return v;
+}
+
+// out = exp(x - m), m broadcast along the last dim, on random shapes, loop
+// groupings and block extents; every thread count gives the same bits.
+TEST(LinearizedKernels, BroadcastElementwiseOnRandomShapes) {
+  FreshCacheDir cache;
+  for (int trial = 0; trial < 12; ++trial) {
+    int rank = (int)randInt(1, 4);
+    std::vector<int64_t> shape(rank), mshape(rank);
+    for (int d = 0; d < rank; ++d) {
+      shape[d] = randInt(1, 9);
+      mshape[d] = randInt(0, 1) ? shape[d] : 1;
+    }
+    KernelSpec k(shape, "k" + std::to_string(trial));
+    k.output(DType::f32, shape);
+    k.input(DType::f32, shape);
+    k.input(DType::f32, mshape);
+    ThreadGraph& tg = k.tg();
+    std::vector<int> iv, mv;
+    for (int d = 0; d < rank; ++d) {
+      iv.push_back(tg.iterVar(d));
+      mv.push_back(mshape[d] == 1 ? tg.constInt(0) : iv.back());
+    }
+    int x = tg.load(0, DType::f32, tg.flatIndex(iv, shape));
+    int m = tg.load(1, DType::f32, tg.flatIndex(mv, mshape));
+    tg.store(0, tg.alu(AluOp::Exp, DType::f32, {tg.alu(AluOp::Sub, DType::f32, {x, m})}));
+    std::vector<std::vector<int>> groups = randomGroups(rank);
+    int64_t first = 1;
+    for (int d : groups[0]) first *= shape[d];
+    k.loops(groups, randInt(1, first));
+    SCOPED_TRACE(tg.str());
+
+    KernelUOps uops = linearize(k.kernel);
+    auto lib = loadCompiled(renderC({uops}));
+    const int64_t n = numel(shape);
+    std::vector<float> xs = randomFloats(n), ms = randomFloats(numel(mshape));
+    std::vector<float> expected(n);
+    for (int64_t flat = 0; flat < n; ++flat) {
+      int64_t rest = flat, mflat = 0, mstride = 1;
+      for (int d = rank - 1; d >= 0; --d) {
+        int64_t i = rest % shape[d];
+        rest /= shape[d];
+        mflat += (mshape[d] == 1 ? 0 : i) * mstride;
+        mstride *= mshape[d];
+      }
+      expected[flat] = std::exp(xs[flat] - ms[mflat]);
+    }
+    for (int64_t threads : {1, 2, 5}) {
+      std::vector<float> out(n, NAN);
+      void* bufs[] = {out.data(), xs.data(), ms.data()};
+      lib->function(uops.name)(bufs, nullptr, threads);
+      for (int64_t i = 0; i < n; ++i) ASSERT_EQ(out[i], expected[i]) << "element " << i << ", threads " << threads;
+    }
+  }
+}
+
+// out[i] = (f32) sum_j (f64) x[i, j] * p0: a reduction with a parameter.
+TEST(LinearizedKernels, ScaledRowSums) {
+  FreshCacheDir cache;
+  const int64_t rows = randInt(1, 50), cols = randInt(1, 200);
+  KernelSpec k({rows}, "row_sums");
+  k.output(DType::f32, {rows});
+  k.input(DType::f32, {rows, cols});
+  k.param(Type::floatT());
+  ThreadGraph& tg = k.tg();
+  int i = tg.iterVar(0);
+  int j = tg.newReduceVar(cols);
+  int x = tg.cast(tg.load(0, DType::f32, tg.flatIndex({i, j}, {rows, cols})), DType::f64);
+  int sum = tg.reduce(ReduceOp::Sum, DType::f64, x, {j});
+  tg.store(0, tg.cast(tg.alu(AluOp::Mul, DType::f64, {sum, tg.param(0, DType::f64)}), DType::f32));
+  k.loops({{0}}, randInt(1, rows));
+
+  KernelUOps uops = linearize(k.kernel);
+  auto lib = loadCompiled(renderC({uops}));
+  std::vector<float> xs = randomFloats(rows * cols), out(rows, NAN);
+  const double scale = std::uniform_real_distribution<double>(-2, 2)(rng());
+  void* bufs[] = {out.data(), xs.data()};
+  StitchScalar params[1];
+  params[0].f = scale;
+  lib->function("row_sums")(bufs, params, 3);
+  for (int64_t r = 0; r < rows; ++r) {
+    double acc = 0;
+    for (int64_t c = 0; c < cols; ++c) acc += (double)xs[r * cols + c];
+    EXPECT_EQ(out[r], (float)(acc * scale)) << "row " << r;
+  }
+}
+
+// A contiguous elementwise kernel's innermost loop vectorizes.
+TEST(LinearizedKernels, ContiguousElementwiseVectorizes) {
+  if (!hostCCompiler().isClang) GTEST_SKIP() << "vectorization remarks are read from clang";
+  FreshCacheDir cache;
+  KernelSpec k({64, 4096}, "scale_add");
+  k.output(DType::f32, {64, 4096});
+  k.input(DType::f32, {64, 4096});
+  k.input(DType::f32, {64, 4096});
+  ThreadGraph& tg = k.tg();
+  int idx = tg.flatIndex({tg.iterVar(0), tg.iterVar(1)}, {64, 4096});
+  int a = tg.load(0, DType::f32, idx), b = tg.load(1, DType::f32, idx);
+  tg.store(0, tg.alu(AluOp::Add, DType::f32, {tg.alu(AluOp::Mul, DType::f32, {a, tg.constFloat(3, DType::f32)}), b}));
+  k.loops({{0, 1}}, 16384);
+  std::string path = cache.path() + "/vectorize.c";
+  std::string source = renderC({linearize(k.kernel)});
+  writeFile(path, source);
+  const CCompiler& cc = hostCCompiler();
+  std::vector<std::string> argv = {cc.path};
+  argv.insert(argv.end(), cc.flags.begin(), cc.flags.end());
+  argv.insert(argv.end(), {"-Rpass=loop-vectorize", "-c", path, "-o", cache.path() + "/vectorize.o"});
+  CompilerRun run = runProgram(argv);
+  ASSERT_EQ(run.exitCode, 0) << run.output;
+  EXPECT_NE(run.output.find("vectorized loop"), std::string::npos) << source << run.output;
+}
+
+}  // namespace
+}  // namespace stitch

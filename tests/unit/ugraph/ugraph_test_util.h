@@ -1,0 +1,174 @@
+// Harness for the kernel planner: a program is specialized, functionalized
+// and simplified as the driver does; planKernels runs on it; the graph is
+// then run with every kernel computed by the ThreadGraph evaluator (host ops
+// by the interpreter's kernels) and compared with the reference interpreter
+// on fresh random inputs.
+#pragma once
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <map>
+
+#include "../passes/functionalize_test_util.h"
+#include "host_ops.h"
+#include "passes/canonicalize.h"
+#include "passes/constant_folding.h"
+#include "passes/cse.h"
+#include "passes/dce.h"
+#include "ugraph/kernel_graph_printer.h"
+#include "ugraph/kernel_planner.h"
+#include "ugraph/thread_graph_eval.h"
+
+namespace stitch::ugraph_test {
+
+using functionalize_test::F;
+using functionalize_test::I;
+using functionalize_test::Program;
+using functionalize_test::T;
+
+inline std::unique_ptr<Graph> simplifiedGraph(const Program& p) {
+  std::unique_ptr<Graph> g = functionalize_test::specialize(p);
+  functionalize(*g);
+  canonicalize(*g);
+  foldConstants(*g);
+  eliminateCommonSubexpressions(*g);
+  eliminateDeadCode(*g);
+  verifyGraph(*g);
+  return g;
+}
+
+inline HostBuffer bufferOf(const Tensor& t) {
+  return HostBuffer{t.rawData(), t.dtype(), t.numel()};
+}
+
+// Runs one kernel with the evaluator on the env's values.
+inline void runKernel(const Kernel& k, std::map<const Value*, IValue>& env) {
+  std::vector<Tensor> keep;
+  std::vector<HostBuffer> ins, outs;
+  for (const Value* v : k.inputs) {
+    Tensor t = env.at(v).toTensor().contiguous();
+    keep.push_back(t);
+    ins.push_back(bufferOf(t));
+  }
+  std::vector<Tensor> results;
+  for (const Value* v : k.outputs) {
+    Tensor t = Tensor::empty(*v->type()->shape(), *v->type()->dtype());
+    results.push_back(t);
+    outs.push_back(bufferOf(t));
+  }
+  std::vector<HostScalar> params;
+  for (const Value* v : k.params) {
+    const IValue& s = env.at(v);
+    params.push_back(s.isDouble() ? HostScalar{0, s.toDouble()} : HostScalar{s.toInt(), 0});
+  }
+  evaluateThreadGraph(k, outs, ins, params);
+  for (size_t i = 0; i < k.outputs.size(); ++i) env[k.outputs[i]] = IValue(results[i]);
+}
+
+// Runs a block with kernels computed by the evaluator and every other node
+// by the interpreter's kernels; prim.loop / prim.if as the interpreter does.
+inline IValueList runPlannedBlock(const Block* block, const KernelGraph& kg, const IValueList& params,
+                                  std::map<const Value*, IValue>& env) {
+  for (size_t i = 0; i < params.size(); ++i) env[block->params()[i]] = params[i];
+  for (const Node* n : *block) {
+    auto at = kg.kernelAt.find(n);
+    if (at != kg.kernelAt.end()) {
+      runKernel(kg.kernels[at->second], env);
+      continue;
+    }
+    if (kg.inKernel.count(n)) continue;
+    IValueList outs;
+    if (n->is("prim.loop")) {
+      int64_t maxTrip = env.at(n->input(0)).toInt();
+      bool cond = env.at(n->input(1)).toBool();
+      for (size_t i = 2; i < n->inputs().size(); ++i) outs.push_back(env.at(n->input(i)));
+      for (int64_t iter = 0; iter < maxTrip && cond; ++iter) {
+        IValueList ps{IValue(iter)};
+        ps.insert(ps.end(), outs.begin(), outs.end());
+        IValueList rets = runPlannedBlock(n->block(0), kg, ps, env);
+        cond = rets[0].toBool();
+        outs.assign(rets.begin() + 1, rets.end());
+      }
+    } else if (n->is("prim.if")) {
+      outs = runPlannedBlock(n->block(env.at(n->input(0)).toBool() ? 0 : 1), kg, {}, env);
+    } else {
+      IValueList args;
+      for (const Value* v : n->inputs()) args.push_back(env.at(v));
+      outs = runHostNode(*n, args);
+    }
+    for (size_t i = 0; i < outs.size(); ++i) env[n->output(i)] = outs[i];
+  }
+  IValueList out;
+  for (const Value* v : block->returns()) out.push_back(env.at(v));
+  return out;
+}
+
+inline IValueList runPlanned(const Graph& g, const KernelGraph& kg, const IValueList& inputs) {
+  std::map<const Value*, IValue> env;
+  return runPlannedBlock(g.top(), kg, inputs, env);
+}
+
+// Equal dtype and shape; elements equal up to float rounding (NaN == NaN).
+inline ::testing::AssertionResult closeValue(const IValue& a, const IValue& b, double rtol) {
+  if (!a.isTensor() || !b.isTensor()) return functionalize_test::sameValue(a, b);
+  const Tensor &x = a.toTensor(), &y = b.toTensor();
+  if (x.dtype() != y.dtype()) return ::testing::AssertionFailure() << "dtypes differ";
+  if (x.sizes() != y.sizes()) return ::testing::AssertionFailure() << "shapes " << x.shapeStr() << " vs " << y.shapeStr();
+  for (int64_t i = 0; i < x.numel(); ++i) {
+    if (!isFloating(x.dtype())) {
+      if (x.getInt(i) != y.getInt(i))
+        return ::testing::AssertionFailure() << "element " << i << ": " << x.getInt(i) << " vs " << y.getInt(i);
+      continue;
+    }
+    double p = x.getDouble(i), q = y.getDouble(i);
+    if (std::isnan(p) && std::isnan(q)) continue;
+    if (p == q) continue;
+    if (std::abs(p - q) <= rtol * std::max({std::abs(p), std::abs(q), 1e-30}) + 1e-12) continue;
+    return ::testing::AssertionFailure() << "element " << i << ": " << p << " vs " << q;
+  }
+  return ::testing::AssertionSuccess();
+}
+
+struct Checked {
+  std::unique_ptr<Graph> graph;
+  KernelGraph kernels;
+};
+
+// Plans p and compares kernel evaluation with the interpreter `rounds` times.
+inline Checked checkLowering(const Program& p, int rounds = 2, double rtol = 1e-6,
+                             const PlanOptions& options = {}) {
+  Checked c;
+  c.graph = simplifiedGraph(p);
+  c.kernels = planKernels(*c.graph, options);
+  SCOPED_TRACE("graph:\n" + printGraph(*c.graph) + "kernels:\n" + printKernelGraph(c.kernels));
+  if (std::getenv("STITCH_DUMP_UGRAPH")) std::cerr << printGraph(*c.graph) << printKernelGraph(c.kernels);
+  for (int round = 0; round < rounds; ++round) {
+    IValueList inputs = functionalize_test::randomInputs(p);
+    IValueList a, b;
+    for (const IValue& v : inputs) {
+      a.push_back(functionalize_test::deepCopy(v));
+      b.push_back(functionalize_test::deepCopy(v));
+    }
+    IValueList expected = interpret(*c.graph, a);
+    IValueList got = runPlanned(*c.graph, c.kernels, b);
+    EXPECT_EQ(expected.size(), got.size());
+    for (size_t i = 0; i < expected.size() && i < got.size(); ++i)
+      EXPECT_TRUE(closeValue(expected[i], got[i], rtol)) << "output " << i;
+  }
+  return c;
+}
+
+// How many nodes of op `kind` were lowered into kernels / stayed host ops.
+inline int countLowered(const Checked& c, const std::string& kind, bool lowered = true) {
+  int n = 0;
+  std::function<void(const Block*)> walk = [&](const Block* b) {
+    for (const Node* node : *b) {
+      for (const Block* sub : node->blocks()) walk(sub);
+      if (node->kind() == kind && (c.kernels.inKernel.count(node) != 0) == lowered) ++n;
+    }
+  };
+  walk(c.graph->top());
+  return n;
+}
+
+}  // namespace stitch::ugraph_test
