@@ -38,7 +38,9 @@
 // The graph should have static types (shape inference): chunk/split/unbind,
 // flatten and reshapes of views need static sizes. Throws UserError (with the
 // node's location) for aliasing it cannot express rather than produce a wrong
-// program; see rewrite_mutation.h for the cases. On a throw the graph is left
+// program, and for programs PyTorch rejects at run time for their memory
+// layout, which the imperative program reports; see rewrite_mutation.h,
+// write_overlap.h and view_to_access.h for the cases. On a throw the graph is left
 // half-rewritten: functionalize a clone when a fallback is wanted.
 #pragma once
 #include <cstddef>

@@ -10,7 +10,8 @@
 // An in-place op keeps self's dtype: when the out-of-place result promotes
 // (f32 self, f64 other) a `to(%t, f32)` is inserted before the copy_. Every
 // in-place op's result is self, so its uses are redirected to self (copy_'s
-// result included).
+// result included). The out-of-place op (and its cast) sits right before the
+// copy_, where write_overlap.h finds the operands the in-place op read.
 #pragma once
 #include "ir/graph.h"
 

@@ -4,6 +4,7 @@
 
 #include "passes/alias_analysis.h"
 #include "passes/view_to_access.h"
+#include "passes/write_overlap.h"
 
 namespace stitch {
 
@@ -38,6 +39,7 @@ class MutationRewriter {
     collectCopies(g_.top(), copies);
     recordLiveAliases(g_.top());
     for (Node* c : copies) written_.insert(tree_.rootOf(c->input(0)));
+    for (Node* c : copies) checkWriteOverlap(tree_, c);
     checkExpressible(g_.top());
     for (Node* c : copies) rewriteCopy(c);
   }

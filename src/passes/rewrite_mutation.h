@@ -18,7 +18,8 @@
 // a loop/branch when either name is written, a loop input written through the
 // block parameter while still visible elsewhere, a tensor both in a list and
 // used directly (or a view in a list) when written, a write into part of an
-// expanded view.
+// expanded view; and writes PyTorch itself refuses for their memory layout
+// (write_overlap.h).
 #pragma once
 #include "ir/graph.h"
 

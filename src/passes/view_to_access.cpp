@@ -1,6 +1,7 @@
 #include "passes/view_to_access.h"
 
 #include <algorithm>
+#include <numeric>
 
 #include "ir/op_registry.h"
 #include "ir/view_shape.h"
@@ -25,12 +26,34 @@ std::optional<std::vector<int64_t>> knownShape(const Value* v) {
 
 int64_t wrapDim(int64_t d, int64_t rank) { return d < 0 ? d + rank : d; }
 
+// Where a slice starts (PyTorch: None is 0, negative counts from the end,
+// then clamped to the size); nullopt when known only at run time.
+std::optional<int64_t> sliceStart(const Value* start, int64_t size) {
+  const Constant* c = constantOf(start);
+  if (c != nullptr && c->isNone()) return 0;
+  if (c == nullptr || !c->isInt()) return std::nullopt;
+  int64_t s = c->toInt() < 0 ? c->toInt() + size : c->toInt();
+  return std::clamp<int64_t>(s, 0, size);
+}
+
+// l moved to element `index` along dim (a negative index counts from the
+// end); a run-time index adds the dim's stride to the offset step.
+void moveOffset(StaticLayout& l, int64_t dim, std::optional<int64_t> index) {
+  if (!index) {
+    l.offsetStep = std::gcd(l.offsetStep, l.strides[dim]);
+    return;
+  }
+  int64_t i = *index < 0 ? *index + l.sizes[dim] : *index;
+  l.offset += i * l.strides[dim];
+}
+
 [[noreturn]] void unsupported(const Node* n, const std::string& why) {
   throw UserError("functionalization: " + why, n->loc());
 }
 
 // chunk/split/unbind pieces, for dynamic list.get on the list.
 struct PieceList {
+  std::string op;   // chunk, split or unbind
   Value* base;
   Value* dim;
   bool selects;     // unbind
@@ -61,6 +84,7 @@ class ViewConverter {
     if (!n->schema().isView()) return;
     const std::string& k = n->kind();
     if (k == "chunk" || k == "split" || k == "unbind") return pieces(n);
+    if (k == "view") requireViewable(n, n->input(0));
     if (k == "select" || k == "slice" || k == "view" || k == "permute" || k == "transpose" ||
         k == "unsqueeze" || k == "expand")
       return replaceWithAccess(n, "immut." + k, n->inputs());
@@ -72,6 +96,7 @@ class ViewConverter {
     if (k == "t") return transposeT(n);
     if (k == "movedim") return movedim(n);
     if (k == "expand_as") return replaceWithAccess(n, "immut.expand", {n->input(0), sizeOf(n, n->input(1))});
+    if (k == "view_as") requireViewable(n, n->input(0));
     if (k == "view_as") return replaceWithAccess(n, "immut.view", {n->input(0), sizeOf(n, n->input(1))});
     if (k == "reshape") return reshapeLike(n, n->input(1));
     if (k == "reshape_as") return reshapeLike(n, sizeOf(n, n->input(1)));
@@ -103,7 +128,7 @@ class ViewConverter {
     Node* a = emitBefore(g_, at, op, ins, std::move(type));
     if (!aliases) return a->output();
     tree_.add(a->output(), AliasKind::TensorView, {ins.front()});
-    if (auto l = deriveLayout(a)) layouts_[a->output()] = *l;
+    if (auto l = deriveLayout(a)) tree_.setLayout(a->output(), *l);
     return a->output();
   }
 
@@ -178,6 +203,27 @@ class ViewConverter {
     unsupported(n, "reshape of a view needs static shapes to tell view from copy");
   }
 
+  // view() never copies: PyTorch raises where the strides do not allow a
+  // view, and so does the imperative program at run time.
+  void requireViewable(Node* n, Value* base) {
+    auto l = layoutOf(base);
+    auto out = knownShape(n->output());
+    if (l && out) {
+      if (computeViewStrides(l->sizes, l->strides, *out)) return;
+      std::string name = base->debugName().empty() ? "a tensor" : "'" + base->debugName() + "'";
+      unsupported(n, "view() of " + name + ", whose strides do not allow that shape without a copy; not supported");
+    }
+    if (!tree_.isAlias(base) || isInputListElement(base)) return;  // contiguous, as tensor inputs are
+    unsupported(n, "view() of a view or list element needs static strides to check it; not supported");
+  }
+
+  bool isInputListElement(const Value* v) {
+    const AliasInfo* info = tree_.info(v);
+    if (info == nullptr || info->kind != AliasKind::ListElement) return false;
+    const std::vector<Value*>& inputs = g_.inputs();
+    return std::find(inputs.begin(), inputs.end(), info->parents.front()) != inputs.end();
+  }
+
   void pieces(Node* n) {
     Value* base = n->input(0);
     auto shape = knownShape(base);
@@ -186,7 +232,7 @@ class ViewConverter {
     int64_t rank = (int64_t)shape->size();
     int64_t dim = wrapDim(*dimC, rank);
     int64_t size = (*shape)[dim];
-    PieceList pl{base, intConst(dim), n->is("unbind"), -1, {}};
+    PieceList pl{n->kind(), base, intConst(dim), n->is("unbind"), -1, {}};
     std::vector<int64_t> lengths;
     if (n->is("unbind")) {
       lengths.assign(size, 1);
@@ -218,7 +264,7 @@ class ViewConverter {
       start += len;
     }
     Node* list = emitBefore(g_, n, "prim.list_construct", pl.pieces, n->output()->type());
-    tree_.add(list->output(), AliasKind::ListOfViews, pl.pieces);
+    if (!pl.pieces.empty()) tree_.add(list->output(), AliasKind::ListOfViews, pl.pieces);
     pieceLists_[list->output()] = pl;
     replaceWithValue(n, list->output());
   }
@@ -250,12 +296,16 @@ class ViewConverter {
   void listUnpack(Node* n) {
     Value* list = n->input(0);
     auto it = pieceLists_.find(list);
+    if (it != pieceLists_.end() && it->second.pieces.size() != n->outputs().size()) {
+      unsupported(n, "unpacking the " + std::to_string(it->second.pieces.size()) + " pieces of " +
+                         it->second.op + "() into " + std::to_string(n->outputs().size()) +
+                         " names; not supported");
+    }
     for (size_t i = 0; i < n->outputs().size(); ++i) {
       Value* out = n->output(i);
       if (!out->type()->isTensor()) continue;
       Value* replacement;
       if (it != pieceLists_.end()) {
-        STITCH_ASSERT(i < it->second.pieces.size(), "list_unpack arity differs from the pieces");
         replacement = it->second.pieces[i];
       } else {
         Node* get = emitBefore(g_, n, "list.get", {list, intConst((int64_t)i)}, out->type());
@@ -268,20 +318,12 @@ class ViewConverter {
     if (!used) n->destroy();
   }
 
-  std::optional<StaticLayout> layoutOf(Value* v) {
-    auto it = layouts_.find(v);
-    if (it != layouts_.end()) return it->second;
-    if (tree_.isAlias(v)) return std::nullopt;
-    auto shape = knownShape(v);
-    if (!shape) return std::nullopt;
-    return StaticLayout{*shape, contiguousStridesOf(*shape)};
-  }
+  std::optional<StaticLayout> layoutOf(Value* v) { return tree_.layoutOf(v); }
 
   std::optional<StaticLayout> deriveLayout(Node* a);
 
   Graph& g_;
   AliasTree tree_;
-  std::map<const Value*, StaticLayout> layouts_;
   std::map<const Value*, PieceList> pieceLists_;
   std::map<int64_t, Value*> intConsts_;
 };
@@ -297,12 +339,15 @@ std::optional<StaticLayout> ViewConverter::deriveLayout(Node* a) {
     auto d = constInt(a->input(1));
     if (!d) return std::nullopt;
     int64_t dim = wrapDim(*d, rank);
+    moveOffset(l, dim, constInt(a->input(2)));
     l.strides.erase(l.strides.begin() + dim);
   } else if (k == "immut.slice") {
     auto d = constInt(a->input(1));
     auto step = constInt(a->input(4));
     if (!d || !step) return std::nullopt;
-    l.strides[wrapDim(*d, rank)] *= *step;
+    int64_t dim = wrapDim(*d, rank);
+    moveOffset(l, dim, sliceStart(a->input(2), l.sizes[dim]));
+    l.strides[dim] *= *step;
   } else if (k == "immut.view") {
     auto s = computeViewStrides(l.sizes, l.strides, *out);
     if (!s) return StaticLayout{*out, contiguousStridesOf(*out)};  // a copy

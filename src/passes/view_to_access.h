@@ -12,7 +12,10 @@
 // reshape, flatten and contiguous alias their input only when PyTorch would
 // view it (decided on static strides); otherwise they become copies (roots).
 // Elements read from plain tensor lists (list.get, prim.list_unpack) are
-// recorded as ListElement aliases of the list.
+// recorded as ListElement aliases of the list. Refused with a UserError
+// where PyTorch raises at run time: view/view_as of strides that do not
+// allow the view (x.t().view(6)), and unpacking chunk/split/unbind pieces
+// into another number of names (a, b, c = x.unbind(0) with 2 rows).
 #pragma once
 #include "ir/graph.h"
 #include "passes/alias_analysis.h"

@@ -97,6 +97,30 @@ def check(proc):
     return None
 
 
+def explain_timeout(args, cmd):
+    """A run that does not finish is a failure unless the program itself
+    never ends (e.g. `while x.sum() < 100` on an empty x): the compiler must
+    still finish its work (`dump` to the last stage of the mode), and in
+    compiled mode the reference interpreter must not finish either."""
+    run_args = cmd[2:]
+    inputs = [a for i, a in enumerate(run_args)
+              if a == "--input" or (i > 0 and run_args[i - 1] == "--input")]
+    stage = "code" if args.mode == "compiled" else "simplified"
+    dump = [args.stitch, "dump", run_args[0], "--fn", run_args[2], "--stage", stage] + inputs
+    try:
+        subprocess.run(dump, capture_output=True, text=True, timeout=30)
+    except subprocess.TimeoutExpired:
+        return "the compiler does not finish (dump --stage %s timed out after 30 s)" % stage
+    if args.mode == "interp":
+        return None
+    reference = [a if a != "compiled" else "interp" for a in cmd]
+    try:
+        subprocess.run(reference, capture_output=True, text=True, timeout=15)
+    except subprocess.TimeoutExpired:
+        return None
+    return "timed out after 30 s where the reference interpreter finishes"
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--stitch", required=True)
@@ -112,6 +136,7 @@ def main():
     programs = load_programs()
     workdir = tempfile.mkdtemp(prefix="stitch-robust-")
     failed = 0
+    endless = 0
     exit_codes = {}
     for i in range(args.count):
         case = rng.choice(programs)
@@ -129,7 +154,9 @@ def main():
             exit_codes[proc.returncode] = exit_codes.get(proc.returncode, 0) + 1
             problem = check(proc)
         except subprocess.TimeoutExpired:
-            problem = "timed out after 30 s"
+            problem = explain_timeout(args, cmd)
+            if problem is None:
+                endless += 1
         if problem:
             failed += 1
             print("FAIL %s: %s\n     %s" % (os.path.basename(prog), problem,
@@ -137,6 +164,8 @@ def main():
         else:
             os.remove(prog)
     print("exit codes: %s" % ", ".join("%d: %d" % kv for kv in sorted(exit_codes.items())))
+    if endless:
+        print("%d variants loop forever as written (the reference interpreter does too)" % endless)
     print("%d passed, %d failed (seed %d)" % (args.count - failed, failed, seed))
     if not failed:
         shutil.rmtree(workdir, ignore_errors=True)
