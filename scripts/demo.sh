@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds the `stitch` command and runs every example
-# through the reference interpreter, then the Normalize acceptance command.
+# through the reference interpreter and as compiled code, then the Normalize
+# acceptance command.
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
 stitch_install_dependencies
@@ -37,6 +38,20 @@ show dump examples/normalize.py --input src=f32[800,1333,3] --input mean=0.5 --i
 show run examples/lstm.py --mode interp --stage simplified --input x=f32[8,4,32] \
   --input w_ih=f32[2,128,32] --input w_hh=f32[2,128,32] --input b=f32[2,128] \
   --input state_h=f32[2,4,32] --input state_c=f32[2,4,32] --check --json
+
+# Compiled execution (the default mode): generated C kernels, checked against
+# the reference interpreter; --json shows kernel calls and where the code
+# came from (compiler, disk cache or memory).
+show run examples/normalize.py --input src=f32[800,1333,3] --input mean=0.5 --input scale=2 \
+  --check --bench 10
+show run examples/softmax.py --input x=f32[64,1000] --check --bench 10 --json
+show run examples/layernorm.py --input x=f32[64,768] --input weight=f32[768] \
+  --input bias=f32[768] --input eps=1e-5 --check --bench 10
+show run examples/lstm.py --input x=f32[8,4,32] --input w_ih=f32[2,128,32] \
+  --input w_hh=f32[2,128,32] --input b=f32[2,128] --input state_h=f32[2,4,32] \
+  --input state_c=f32[2,4,32] --check --bench 10
+show dump examples/softmax.py --input x=f32[64,1000] --stage ugraph
+show dump examples/softmax.py --input x=f32[64,1000] --stage code
 
 # The acceptance command, writing its output into a scratch folder.
 work="$(mktemp -d)"

@@ -21,10 +21,14 @@ const Node* ancestorIn(const Block* block, const Node* user) {
 }  // namespace
 
 ValueLiveness::ValueLiveness(const Graph& graph, const KernelGraph& kernels) {
-  std::unordered_map<const Node*, const Node*> kernelLast;
-  for (const Kernel& k : kernels.kernels)
-    for (const Node* n : k.nodes) kernelLast[n] = k.nodes.back();
-  analyze(graph.top(), kernels, kernelLast);
+  for (const Kernel& k : kernels.kernels) {
+    for (const Node* n : k.nodes) kernelLast_[n] = k.nodes.back();
+    // A kernel may read values none of its nodes uses (the tensors of a
+    // list built by a host op): they are read when the kernel runs.
+    for (const Value* v : k.inputs) kernelReads_[v].push_back(k.nodes.back());
+    for (const Value* v : k.params) kernelReads_[v].push_back(k.nodes.back());
+  }
+  analyze(graph.top());
 }
 
 const BlockLiveness& ValueLiveness::of(const Block* block) const {
@@ -33,8 +37,7 @@ const BlockLiveness& ValueLiveness::of(const Block* block) const {
   return it->second;
 }
 
-void ValueLiveness::analyze(const Block* block, const KernelGraph& kernels,
-                            const std::unordered_map<const Node*, const Node*>& kernelLast) {
+void ValueLiveness::analyze(const Block* block) {
   std::unordered_map<const Node*, int> index;
   std::vector<const Node*> nodes;
   for (const Node* n : *block) {
@@ -43,8 +46,8 @@ void ValueLiveness::analyze(const Block* block, const KernelGraph& kernels,
   }
   const int end = (int)nodes.size();
   auto position = [&](const Node* n) {
-    auto k = kernelLast.find(n);
-    return index.at(k == kernelLast.end() ? n : k->second);
+    auto k = kernelLast_.find(n);
+    return index.at(k == kernelLast_.end() ? n : k->second);
   };
   // -1: a param; end: used by the block's returns.
   auto lastUse = [&](const Value* v, int defined) {
@@ -56,6 +59,13 @@ void ValueLiveness::analyze(const Block* block, const KernelGraph& kernels,
       if (at == block->returnNode()) return end;
       last = std::max(last, position(at));
     }
+    auto reads = kernelReads_.find(v);
+    if (reads != kernelReads_.end())
+      for (const Node* kernelEnd : reads->second) {
+        const Node* at = ancestorIn(block, kernelEnd);
+        STITCH_ASSERT(at, "value %", v->debugName(), " read by a kernel outside the block that defines it");
+        last = std::max(last, position(at));
+      }
     return last;
   };
 
@@ -72,7 +82,7 @@ void ValueLiveness::analyze(const Block* block, const KernelGraph& kernels,
   for (const Value* p : block->params()) place(p, lastUse(p, -1));
   for (const Node* n : nodes) {
     for (const Value* out : n->outputs()) place(out, lastUse(out, position(n)));
-    for (const Block* sub : n->blocks()) analyze(sub, kernels, kernelLast);
+    for (const Block* sub : n->blocks()) analyze(sub);
   }
 }
 

@@ -7,7 +7,9 @@
 // the node's sub-blocks; a value the block returns dies after the returns are
 // read. Nodes that belong to a kernel count at the kernel's position (its
 // last node), since that is when the runtime reads their inputs and binds
-// their outputs.
+// their outputs; so do the kernel's inputs and params themselves (a kernel
+// reads the tensors of a list that a host op built, which none of its own
+// nodes uses).
 #pragma once
 #include <unordered_map>
 #include <vector>
@@ -29,9 +31,10 @@ class ValueLiveness {
   const BlockLiveness& of(const Block* block) const;
 
  private:
-  void analyze(const Block* block, const KernelGraph& kernels,
-               const std::unordered_map<const Node*, const Node*>& kernelLast);
+  void analyze(const Block* block);
   std::unordered_map<const Block*, BlockLiveness> blocks_;
+  std::unordered_map<const Node*, const Node*> kernelLast_;  // node -> its kernel's last node
+  std::unordered_map<const Value*, std::vector<const Node*>> kernelReads_;  // value -> last nodes of kernels reading it
 };
 
 }  // namespace stitch

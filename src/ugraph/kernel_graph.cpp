@@ -1,5 +1,7 @@
 #include "ugraph/kernel_graph.h"
 
+#include "common/error.h"
+
 namespace stitch {
 
 const char* kernelKindName(KernelKind kind) {
@@ -9,6 +11,17 @@ const char* kernelKindName(KernelKind kind) {
     case KernelKind::Contraction: return "contraction";
   }
   return "?";
+}
+
+DType kernelParamDType(const Value* param) {
+  switch (param->type()->kind()) {
+    case TypeKind::Int: return DType::i64;
+    case TypeKind::Float: return DType::f64;
+    case TypeKind::Bool: return DType::b8;
+    default: break;
+  }
+  STITCH_ASSERT(false, "kernel parameter of type ", param->type()->str());
+  return DType::i64;
 }
 
 }  // namespace stitch

@@ -94,4 +94,8 @@ struct KernelGraph {
 
 const char* kernelKindName(KernelKind kind);  // "block", "copy", "contraction"
 
+// How a scalar kernel parameter is passed (kernel_abi.h): int -> i64,
+// float -> f64, bool -> b8.
+DType kernelParamDType(const Value* param);
+
 }  // namespace stitch

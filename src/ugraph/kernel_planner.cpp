@@ -13,10 +13,11 @@ namespace {
 
 bool knownTensor(const TypePtr& t) { return t->isTensor() && t->fullyKnown(); }
 
-// Tensors inside a list argument (cat's Tensor[] built by prim.list_construct).
-bool listElementsKnown(const Value* v) {
+// Tensors inside a list argument of `user` (cat's Tensor[] built by a
+// prim.list_construct of the user's block; the kernel reads its tensors).
+bool listElementsKnown(const Value* v, const Node* user) {
   if (!v->type()->elem()->isTensor()) return true;
-  if (!v->node()->is("prim.list_construct")) return false;
+  if (!v->node()->is("prim.list_construct") || v->node()->owningBlock() != user->owningBlock()) return false;
   for (const Value* e : v->node()->inputs())
     if (!knownTensor(e->type())) return false;
   return true;
@@ -30,7 +31,7 @@ bool lowerable(const Node* n) {
   for (const Value* in : n->inputs()) {
     const TypePtr& t = in->type();
     if (t->isTensor() && !t->fullyKnown()) return false;
-    if (t->kind() == TypeKind::List && !listElementsKnown(in)) return false;
+    if (t->kind() == TypeKind::List && !listElementsKnown(in, n)) return false;
     if (t->kind() == TypeKind::Tuple) return false;
   }
   return findLowering(*n) != nullptr;
@@ -55,8 +56,9 @@ class Planner {
       groups[join].push_back(n);
       groupOf[n] = join;
     }
-    // A Tensor[] built for one lowered node (cat, stack, einsum) joins its
-    // group: the list is never built, its tensors are kernel inputs.
+    // A Tensor[] built for one lowered node (cat, stack, einsum) and used
+    // by nothing else joins its group: the list is never built. A list with
+    // other users stays a host op; either way its tensors are kernel inputs.
     for (size_t gi = 0; gi < groups.size(); ++gi) {
       std::vector<const Node*> lists;
       for (const Node* n : groups[gi])

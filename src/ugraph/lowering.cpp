@@ -23,17 +23,6 @@ const LoweringTable& table() {
   return t;
 }
 
-DType paramDType(const Value* v) {
-  switch (v->type()->kind()) {
-    case TypeKind::Int: return DType::i64;
-    case TypeKind::Float: return DType::f64;
-    case TypeKind::Bool: return DType::b8;
-    default: break;
-  }
-  STITCH_ASSERT(false, "kernel parameter of type ", v->type()->str());
-  return DType::i64;
-}
-
 }  // namespace
 
 const LoweringRule* findLowering(const Node& node) {
@@ -114,7 +103,7 @@ int LowerContext::scalar(const Value* v) {
   auto it = std::find(kernel_.params.begin(), kernel_.params.end(), v);
   int slot = (int)(it - kernel_.params.begin());
   if (it == kernel_.params.end()) kernel_.params.push_back(v);
-  return tg_.param(slot, paramDType(v));
+  return tg_.param(slot, kernelParamDType(v));
 }
 
 int LowerContext::scalarAs(const Value* v, DType dtype) {
@@ -229,10 +218,6 @@ std::optional<std::pair<int64_t, int64_t>> intRange(const Value* v) {
 
 std::optional<std::vector<const Value*>> listElements(const Value* list) {
   if (list->type()->kind() != TypeKind::List || !list->node()->is("prim.list_construct")) return std::nullopt;
-  // The list's construction joins the kernel (kernel_planner.cpp), so the
-  // list must have no other use and sit in its user's block.
-  if (list->uses().size() != 1 || list->uses()[0].user->owningBlock() != list->node()->owningBlock())
-    return std::nullopt;
   std::vector<const Value*> out(list->node()->inputs().begin(), list->node()->inputs().end());
   if (out.empty()) return std::nullopt;
   for (const Value* v : out)

@@ -107,9 +107,8 @@ int64_t numel(const Dims& shape);
 // counter of a prim.loop with a constant trip count (0 .. count - 1).
 std::optional<std::pair<int64_t, int64_t>> intRange(const Value* v);
 // The tensors of a Tensor[] built by prim.list_construct (all with known
-// types) whose only use is one node of its block, or nullopt. The planner
-// puts that prim.list_construct into its user's kernel: the list never
-// exists at run time and the tensors are read at the kernel's position.
+// types), or nullopt. They become the kernel's inputs, read at the kernel's
+// position (the planner accepts only a list built in its user's block).
 std::optional<std::vector<const Value*>> listElements(const Value* list);
 // The value as a participant of type promotion (tensor or Python scalar).
 PromoteArg promoteArgOf(const Value* v);

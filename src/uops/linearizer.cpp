@@ -42,25 +42,6 @@ DType bufferDType(const Value* v) {
   return *v->type()->dtype();
 }
 
-DType paramDType(const Value* v) {
-  switch (v->type()->kind()) {
-    case TypeKind::Int: return DType::i64;
-    case TypeKind::Float: return DType::f64;
-    case TypeKind::Bool: return DType::b8;
-    default: break;
-  }
-  STITCH_ASSERT(false, "kernel parameter of type ", v->type()->str());
-  return DType::i64;
-}
-
-UOp makeUOp(UOpKind kind, DType dtype, std::vector<int> src = {}) {
-  UOp u;
-  u.kind = kind;
-  u.dtype = dtype;
-  u.src = std::move(src);
-  return u;
-}
-
 class Linearizer {
  public:
   Linearizer(const Kernel& kernel, KernelUOps& out)
@@ -403,7 +384,7 @@ void Linearizer::run() {
   for (const Value* v : kernel_.outputs) out_.buffers.push_back(bufferDType(v));
   for (const Value* v : kernel_.inputs) out_.buffers.push_back(bufferDType(v));
   out_.numOutputs = (int)kernel_.outputs.size();
-  for (const Value* v : kernel_.params) out_.params.push_back(paramDType(v));
+  for (const Value* v : kernel_.params) out_.params.push_back(kernelParamDType(v));
   for (size_t s = 0; s < out_.buffers.size(); ++s) {
     UOp u = makeUOp(UOpKind::DefineGlobal, out_.buffers[s]);
     u.arg = (int64_t)s;

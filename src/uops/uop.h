@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "ir/dtype.h"
@@ -57,6 +58,16 @@ struct UOp {
   int64_t vmin = INT64_MIN;
   int64_t vmax = INT64_MAX;
 };
+
+// A uop of `kind` and `dtype` over `src`, every other field at its default:
+// the start of each uop handed to UOpGraph::add.
+inline UOp makeUOp(UOpKind kind, DType dtype, std::vector<int> src = {}) {
+  UOp u;
+  u.kind = kind;
+  u.dtype = dtype;
+  u.src = std::move(src);
+  return u;
+}
 
 const char* uopKindName(UOpKind kind);  // "DEFINE_GLOBAL", "LOOP", ...
 

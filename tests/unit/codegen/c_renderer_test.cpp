@@ -34,18 +34,11 @@ KernelUOps elementwiseAdd(const std::string& name, int64_t n, int64_t block) {
   return b.kernel();
 }
 
-std::vector<float> randomFloats(int64_t n) {
-  std::uniform_real_distribution<float> dist(-100, 100);
-  std::vector<float> v(n);
-  for (float& x : v) x = dist(rng());
-  return v;
-}
-
 TEST(CRenderer, ElementwiseAddWithGridAndLoop) {
   FreshCacheDir cache;
   const int64_t n = 1000 + (int64_t)(rng()() % 5000), block = 256;
   auto lib = loadCompiled(renderC({elementwiseAdd("add_f32", n, block)}));
-  std::vector<float> a = randomFloats(n), b = randomFloats(n);
+  std::vector<float> a = randomFloats(n, -100, 100), b = randomFloats(n, -100, 100);
   for (int64_t threads : {1, 3}) {
     std::vector<float> out(n, NAN);
     void* bufs[] = {out.data(), a.data(), b.data()};
@@ -57,17 +50,9 @@ TEST(CRenderer, ElementwiseAddWithGridAndLoop) {
 // The C compiler vectorizes the innermost loop of an elementwise kernel.
 TEST(CRenderer, ElementwiseInnerLoopVectorizes) {
   FreshCacheDir cache;
-  std::string path = cache.path() + "/vectorize.c";
-  writeFile(path, renderC({elementwiseAdd("add_f32", 100000, 4096)}));
-  const CCompiler& cc = hostCCompiler();
-  std::vector<std::string> argv = {cc.path};
-  argv.insert(argv.end(), cc.flags.begin(), cc.flags.end());
-  argv.insert(argv.end(), {cc.isClang ? "-Rpass=loop-vectorize" : "-fopt-info-vec-optimized", "-c", path,
-                           "-o", cache.path() + "/vectorize.o"});
-  CompilerRun run = runProgram(argv);
+  CompilerRun run = compileWithVectorizeRemarks(cache.path(), renderC({elementwiseAdd("add_f32", 100000, 4096)}));
   ASSERT_EQ(run.exitCode, 0) << run.output;
-  EXPECT_NE(run.output.find(cc.isClang ? "vectorized loop" : "loop vectorized"), std::string::npos)
-      << run.output;
+  EXPECT_NE(run.output.find(vectorizedRemark()), std::string::npos) << run.output;
 }
 
 // out[r] = (f32) sum over c of (f64) x[r, c]: an accumulator per grid block.
@@ -88,7 +73,7 @@ TEST(CRenderer, SumReductionWithAccumulator) {
   b.store(out, r, b.cast(total, DType::f32));
 
   auto lib = loadCompiled(renderC({b.kernel()}));
-  std::vector<float> in = randomFloats(rows * cols), result(rows, NAN);
+  std::vector<float> in = randomFloats(rows * cols, -100, 100), result(rows, NAN);
   void* bufs[] = {result.data(), in.data()};
   lib->function("row_sum")(bufs, nullptr, 2);
   for (int64_t row = 0; row < rows; ++row) {
@@ -115,7 +100,7 @@ TEST(CRenderer, ParametersAndGuardedStores) {
   b.endLoop(i);
 
   auto lib = loadCompiled(renderC({b.kernel()}));
-  std::vector<float> in = randomFloats(64);
+  std::vector<float> in = randomFloats(64, -100, 100);
   const double s = std::uniform_real_distribution<double>(-3, 3)(rng());
   const int64_t lim = (int64_t)(rng()() % 64);
   for (bool on : {true, false}) {
@@ -137,7 +122,7 @@ TEST(CRenderer, SeveralKernelsInOneTranslationUnit) {
   FreshCacheDir cache;
   const int64_t n = 500 + (int64_t)(rng()() % 500);
   auto lib = loadCompiled(renderC({elementwiseAdd("first", n, 64), elementwiseAdd("second", n, 1000)}));
-  std::vector<float> a = randomFloats(n), b = randomFloats(n);
+  std::vector<float> a = randomFloats(n, -100, 100), b = randomFloats(n, -100, 100);
   for (const char* name : {"first", "second"}) {
     std::vector<float> out(n, NAN);
     void* bufs[] = {out.data(), a.data(), b.data()};

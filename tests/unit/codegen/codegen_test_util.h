@@ -1,5 +1,6 @@
 // Shared pieces of the code generator tests: a fresh kernel cache folder per
-// test, child processes that load a program, and random inputs.
+// test, child processes that load a program, random inputs, and compiles
+// that report vectorized loops.
 #pragma once
 #include <sys/wait.h>
 #include <unistd.h>
@@ -12,14 +13,22 @@
 #include <optional>
 #include <random>
 #include <string>
+#include <vector>
 
+#include "../common/random.h"
+#include "codegen/c_compiler.h"
 #include "codegen/kernel_cache.h"
 
 namespace stitch::codegentest {
 
-inline std::mt19937_64& rng() {
-  static std::mt19937_64 gen{std::random_device{}()};
-  return gen;
+using testing::randInt;
+using testing::rng;
+
+inline std::vector<float> randomFloats(int64_t n, float lo, float hi) {
+  std::uniform_real_distribution<float> dist(lo, hi);
+  std::vector<float> v(n);
+  for (float& x : v) x = dist(rng());
+  return v;
 }
 
 // Sets an environment variable for the scope, restoring it afterwards.
@@ -98,5 +107,20 @@ inline int outcomeCode(const CompileStats& stats) {
 inline int outcomeCode(CacheOutcome outcome, bool rebuilt = false) {
   return 10 + (int)outcome + (rebuilt ? 20 : 0);
 }
+
+// Compiles C `source` to an object file in `dir` with the host compiler's
+// loop-vectorization remarks on; they are in the output.
+inline CompilerRun compileWithVectorizeRemarks(const std::string& dir, const std::string& source) {
+  const CCompiler& cc = hostCCompiler();
+  writeFile(dir + "/vectorize.c", source);
+  std::vector<std::string> argv = {cc.path};
+  argv.insert(argv.end(), cc.flags.begin(), cc.flags.end());
+  argv.insert(argv.end(), {cc.isClang ? "-Rpass=loop-vectorize" : "-fopt-info-vec-optimized", "-c",
+                           dir + "/vectorize.c", "-o", dir + "/vectorize.o"});
+  return runProgram(argv);
+}
+
+// What that output says of a vectorized loop.
+inline const char* vectorizedRemark() { return hostCCompiler().isClang ? "vectorized loop" : "loop vectorized"; }
 
 }  // namespace stitch::codegentest

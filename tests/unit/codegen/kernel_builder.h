@@ -15,9 +15,7 @@ class KernelBuilder {
     if ((int)k_.buffers.size() <= slot) k_.buffers.resize(slot + 1, DType::f32);
     k_.buffers[slot] = dtype;
     if (output) k_.numOutputs = std::max(k_.numOutputs, slot + 1);
-    UOp u;
-    u.kind = UOpKind::DefineGlobal;
-    u.dtype = dtype;
+    UOp u = makeUOp(UOpKind::DefineGlobal, dtype);
     u.arg = slot;
     u.ival = output ? 1 : 0;
     u.name = "data" + std::to_string(slot);
@@ -26,35 +24,32 @@ class KernelBuilder {
   int var(int slot, DType dtype) {
     if ((int)k_.params.size() <= slot) k_.params.resize(slot + 1, DType::i64);
     k_.params[slot] = dtype;
-    UOp u;
-    u.kind = UOpKind::DefineVar;
-    u.dtype = dtype;
+    UOp u = makeUOp(UOpKind::DefineVar, dtype);
     u.arg = slot;
     u.name = "p" + std::to_string(slot);
     return g().add(u, false);
   }
   int special(const std::string& name, int64_t extent) {
-    UOp u;
-    u.kind = UOpKind::Special;
+    UOp u = makeUOp(UOpKind::Special, DType::i64);
     u.ival = extent;
     u.name = name;
     return g().add(u, false);
   }
-  int loop(int from, int to) { return g().add(make(UOpKind::Loop, DType::i64, {from, to}), false); }
-  void endLoop(int loop) { g().add(make(UOpKind::EndLoop, DType::i64, {loop}), false); }
-  int ifOpen(int cond) { return g().add(make(UOpKind::If, DType::b8, {cond}), false); }
-  void endIf(int ifId) { g().add(make(UOpKind::EndIf, DType::b8, {ifId}), false); }
+  int loop(int from, int to) { return g().add(makeUOp(UOpKind::Loop, DType::i64, {from, to}), false); }
+  void endLoop(int loop) { g().add(makeUOp(UOpKind::EndLoop, DType::i64, {loop}), false); }
+  int ifOpen(int cond) { return g().add(makeUOp(UOpKind::If, DType::b8, {cond}), false); }
+  void endIf(int ifId) { g().add(makeUOp(UOpKind::EndIf, DType::b8, {ifId}), false); }
   int load(int buffer, int index) {
-    return g().add(make(UOpKind::Load, g().at(buffer).dtype, {buffer, index}));
+    return g().add(makeUOp(UOpKind::Load, g().at(buffer).dtype, {buffer, index}));
   }
   void store(int buffer, int index, int value) {
-    g().add(make(UOpKind::Store, g().at(buffer).dtype, {buffer, index, value}), false);
+    g().add(makeUOp(UOpKind::Store, g().at(buffer).dtype, {buffer, index, value}), false);
   }
-  int acc(DType dtype, int init) { return g().add(make(UOpKind::DefineAcc, dtype, {init}), false); }
+  int acc(DType dtype, int init) { return g().add(makeUOp(UOpKind::DefineAcc, dtype, {init}), false); }
   int phi(int acc, int value, int loop) {
-    return g().add(make(UOpKind::Phi, g().at(acc).dtype, {acc, value, loop}), false);
+    return g().add(makeUOp(UOpKind::Phi, g().at(acc).dtype, {acc, value, loop}), false);
   }
-  int cast(int value, DType to) { return g().add(make(UOpKind::Cast, to, {value})); }
+  int cast(int value, DType to) { return g().add(makeUOp(UOpKind::Cast, to, {value})); }
   int alu(AluOp op, DType dtype, std::vector<int> src) { return g().alu(op, dtype, std::move(src)); }
   int i64(int64_t v) { return g().constInt(v, DType::i64); }
   int constant(double v, DType dtype) {
@@ -65,13 +60,6 @@ class KernelBuilder {
   const KernelUOps& kernel() const { return k_; }
 
  private:
-  static UOp make(UOpKind kind, DType dtype, std::vector<int> src) {
-    UOp u;
-    u.kind = kind;
-    u.dtype = dtype;
-    u.src = std::move(src);
-    return u;
-  }
   KernelUOps k_;
 };
 

@@ -6,11 +6,11 @@
 #include <cmath>
 #include <vector>
 
+#include "../common/kernel_spec.h"
 #include "codegen/c_compiler.h"
 #include "codegen/c_renderer.h"
 #include "codegen/kernel_cache.h"
 #include "codegen_test_util.h"
-#include "ir/graph.h"
 #include "uops/linearizer.h"
 
 namespace stitch {
@@ -18,60 +18,9 @@ namespace {
 
 using namespace codegentest;
 
-int64_t randInt(int64_t lo, int64_t hi) { return std::uniform_int_distribution<int64_t>(lo, hi)(rng()); }
-
-int64_t numel(const std::vector<int64_t>& shape) {
-  int64_t n = 1;
-  for (int64_t d : shape) n *= d;
-  return n;
-}
-
-// A graph-defined kernel over `iterShape`; outputs and inputs are graph
-// inputs of the given types (the linearizer reads only their types).
-struct KernelSpec {
-  Graph graph;
-  Kernel kernel;
-  explicit KernelSpec(std::vector<int64_t> iterShape, std::string name = "k0") {
-    kernel.name = std::move(name);
-    kernel.block.thread = ThreadGraph(std::move(iterShape));
-  }
-  ThreadGraph& tg() { return kernel.block.thread; }
-  void output(DType dt, std::vector<int64_t> shape) {
-    kernel.outputs.push_back(graph.addInput(Type::tensor(dt, std::move(shape))));
-  }
-  void input(DType dt, std::vector<int64_t> shape) {
-    kernel.inputs.push_back(graph.addInput(Type::tensor(dt, std::move(shape))));
-  }
-  void param(TypePtr t) { kernel.params.push_back(graph.addInput(std::move(t))); }
-  // Loop nest: consecutive groups of iteration dims; the grid splits loops[0].
-  void loops(const std::vector<std::vector<int>>& groups, int64_t blockExtent) {
-    for (const auto& dims : groups) {
-      LoopDim l;
-      l.iterDims = dims;
-      for (int d : dims) l.extent *= tg().iterShape()[d];
-      kernel.block.loops.push_back(l);
-    }
-    kernel.block.blockExtent = blockExtent;
-    int64_t first = kernel.block.loops[0].extent;
-    kernel.block.grid = {(first + blockExtent - 1) / blockExtent};
-  }
-};
-
-std::vector<std::vector<int>> randomGroups(int rank) {
-  std::vector<std::vector<int>> groups(1);
-  for (int d = 0; d < rank; ++d) {
-    if (d > 0 && randInt(0, 1)) groups.emplace_back();
-    groups.back().push_back(d);
-  }
-  return groups;
-}
-
-std::vector<float> randomFloats(int64_t n) {
-  std::uniform_real_distribution<float> dist(-4, 4);
-  std::vector<float> v(n);
-  for (float& x : v) x = dist(rng());
-  return v;
-}
+using testing::KernelSpec;
+using testing::numel;
+using testing::randomGroups;
 
 // out = exp(x - m), m broadcast along the last dim, on random shapes, loop
 // groupings and block extents; every thread count gives the same bits.
@@ -97,16 +46,13 @@ TEST(LinearizedKernels, BroadcastElementwiseOnRandomShapes) {
     int x = tg.load(0, DType::f32, tg.flatIndex(iv, shape));
     int m = tg.load(1, DType::f32, tg.flatIndex(mv, mshape));
     tg.store(0, tg.alu(AluOp::Exp, DType::f32, {tg.alu(AluOp::Sub, DType::f32, {x, m})}));
-    std::vector<std::vector<int>> groups = randomGroups(rank);
-    int64_t first = 1;
-    for (int d : groups[0]) first *= shape[d];
-    k.loops(groups, randInt(1, first));
+    k.randomBlockLoops(randomGroups(rank));
     SCOPED_TRACE(tg.str());
 
     KernelUOps uops = linearize(k.kernel);
     auto lib = loadCompiled(renderC({uops}));
     const int64_t n = numel(shape);
-    std::vector<float> xs = randomFloats(n), ms = randomFloats(numel(mshape));
+    std::vector<float> xs = randomFloats(n, -4, 4), ms = randomFloats(numel(mshape), -4, 4);
     std::vector<float> expected(n);
     for (int64_t flat = 0; flat < n; ++flat) {
       int64_t rest = flat, mflat = 0, mstride = 1;
@@ -145,7 +91,7 @@ TEST(LinearizedKernels, ScaledRowSums) {
 
   KernelUOps uops = linearize(k.kernel);
   auto lib = loadCompiled(renderC({uops}));
-  std::vector<float> xs = randomFloats(rows * cols), out(rows, NAN);
+  std::vector<float> xs = randomFloats(rows * cols, -4, 4), out(rows, NAN);
   const double scale = std::uniform_real_distribution<double>(-2, 2)(rng());
   void* bufs[] = {out.data(), xs.data()};
   StitchScalar params[1];
@@ -171,16 +117,10 @@ TEST(LinearizedKernels, ContiguousElementwiseVectorizes) {
   int a = tg.load(0, DType::f32, idx), b = tg.load(1, DType::f32, idx);
   tg.store(0, tg.alu(AluOp::Add, DType::f32, {tg.alu(AluOp::Mul, DType::f32, {a, tg.constFloat(3, DType::f32)}), b}));
   k.loops({{0, 1}}, 16384);
-  std::string path = cache.path() + "/vectorize.c";
   std::string source = renderC({linearize(k.kernel)});
-  writeFile(path, source);
-  const CCompiler& cc = hostCCompiler();
-  std::vector<std::string> argv = {cc.path};
-  argv.insert(argv.end(), cc.flags.begin(), cc.flags.end());
-  argv.insert(argv.end(), {"-Rpass=loop-vectorize", "-c", path, "-o", cache.path() + "/vectorize.o"});
-  CompilerRun run = runProgram(argv);
+  CompilerRun run = compileWithVectorizeRemarks(cache.path(), source);
   ASSERT_EQ(run.exitCode, 0) << run.output;
-  EXPECT_NE(run.output.find("vectorized loop"), std::string::npos) << source << run.output;
+  EXPECT_NE(run.output.find(vectorizedRemark()), std::string::npos) << source << run.output;
 }
 
 }  // namespace

@@ -51,7 +51,7 @@ struct Program {
   std::string name;
   std::string source;  // `import torch` etc. are prepended
   std::vector<Arg> args;
-  std::string fn;  // the function to run; empty: the last one
+  std::string fn = {};  // the function to run; empty: the last one
 };
 
 // Keeps test listings short: a parameterized test shows its program's name.

@@ -19,6 +19,28 @@ class HandPlan : public ::testing::Test {
   void SetUp() override { useScratchCache(); }
 };
 
+// A plan of one kernel, k0: the graph's only abs node, over n floats.
+CodePlan absPlan(const Graph& g, int64_t n) {
+  const Node* abs = nodeOfKind(g, "abs");
+  return handPlan({handKernel("k0", KernelKind::GraphDefined, {abs}, {abs->output()}, {abs->input(0)})},
+                  R"C(
+void k0(void* const* bufs, const stitch_scalar* params, int64_t threads) {
+  float* out = (float*)bufs[0];
+  const float* v = (const float*)bufs[1];
+  for (int64_t i = 0; i < )C" + std::to_string(n) + R"C(; ++i) out[i] = v[i] < 0 ? -v[i] : v[i];
+}
+)C");
+}
+
+// Runs `exe` and the interpreter on copies of `in`, expects the same
+// outputs, and returns how many kernels the run launched.
+int64_t kernelCallsOfCheckedRun(Executable& exe, const Graph& g, const IValueList& in, double tol = 1e-6) {
+  RunStats stats;
+  IValueList got = exe.run(cloneInputs(in), &stats);
+  expectSameOutputs(got, interpret(g, cloneInputs(in)), tol);
+  return stats.kernelCalls;
+}
+
 // x + y (alpha 1) then * s, fused into one kernel, then a host op.
 TEST_F(HandPlan, KernelWithParamThenHostOp) {
   auto g = parseGraph(
@@ -45,10 +67,7 @@ void k0(void* const* bufs, const stitch_scalar* params, int64_t threads) {
   for (int round = 0; round < 3; ++round) {
     IValueList in = {randomTensor({4, 5}, DType::f32), randomTensor({4, 5}, DType::f32),
                      IValue(std::uniform_real_distribution<double>(-3, 3)(rng()))};
-    RunStats stats;
-    IValueList got = exe->run(cloneInputs(in), &stats);
-    EXPECT_EQ(stats.kernelCalls, 1);
-    expectSameOutputs(got, interpret(*g, cloneInputs(in)));
+    EXPECT_EQ(kernelCallsOfCheckedRun(*exe, *g, in), 1);
   }
 }
 
@@ -63,22 +82,10 @@ TEST_F(HandPlan, KernelInsideLoop) {
       "      %u : f32[8] = neg(%w)\n"
       "      -> (%t, %u)\n"
       "  return (%r)\n");
-  const Node* abs = nodeOfKind(*g, "abs");
-  CodePlan plan = handPlan(
-      {handKernel("k0", KernelKind::GraphDefined, {abs}, {abs->output()}, {abs->input(0)})}, R"C(
-void k0(void* const* bufs, const stitch_scalar* params, int64_t threads) {
-  float* out = (float*)bufs[0];
-  const float* v = (const float*)bufs[1];
-  for (int64_t i = 0; i < 8; ++i) out[i] = v[i] < 0 ? -v[i] : v[i];
-}
-)C");
-  auto exe = Executable::build(*g, std::move(plan), {});
+  auto exe = Executable::build(*g, absPlan(*g, 8), {});
   for (int64_t n : {(int64_t)0, (int64_t)1, 2 + (int64_t)(rng()() % 5)}) {
     IValueList in = {randomTensor({8}, DType::f32), IValue(n)};
-    RunStats stats;
-    IValueList got = exe->run(cloneInputs(in), &stats);
-    EXPECT_EQ(stats.kernelCalls, n);
-    expectSameOutputs(got, interpret(*g, cloneInputs(in)));
+    EXPECT_EQ(kernelCallsOfCheckedRun(*exe, *g, in), n);
   }
 }
 
@@ -94,23 +101,11 @@ TEST_F(HandPlan, KernelInsideBranch) {
       "      %b : f32[3,4] = neg(%x)\n"
       "      -> (%b)\n"
       "  return (%r)\n");
-  const Node* abs = nodeOfKind(*g, "abs");
-  CodePlan plan = handPlan(
-      {handKernel("k0", KernelKind::GraphDefined, {abs}, {abs->output()}, {abs->input(0)})}, R"C(
-void k0(void* const* bufs, const stitch_scalar* params, int64_t threads) {
-  float* out = (float*)bufs[0];
-  const float* v = (const float*)bufs[1];
-  for (int64_t i = 0; i < 12; ++i) out[i] = v[i] < 0 ? -v[i] : v[i];
-}
-)C");
-  auto exe = Executable::build(*g, std::move(plan), {});
+  auto exe = Executable::build(*g, absPlan(*g, 12), {});
   for (bool c : {true, false}) {
     // Often a transposed view: the kernel must get a dense copy.
     IValueList in = {randomTensor({3, 4}, DType::f32), IValue(c)};
-    RunStats stats;
-    IValueList got = exe->run(cloneInputs(in), &stats);
-    EXPECT_EQ(stats.kernelCalls, c ? 1 : 0);
-    expectSameOutputs(got, interpret(*g, cloneInputs(in)));
+    EXPECT_EQ(kernelCallsOfCheckedRun(*exe, *g, in), c ? 1 : 0);
   }
 }
 
@@ -140,10 +135,7 @@ TEST_F(HandPlan, CopyKernels) {
   EXPECT_FALSE(exe->loadedCode());  // no generated kernel: nothing compiled
   for (int round = 0; round < 3; ++round) {
     IValueList in = {randomTensor({2, 3}, DType::f32), randomTensor({4, 3}, DType::f32)};
-    RunStats stats;
-    IValueList got = exe->run(cloneInputs(in), &stats);
-    EXPECT_EQ(stats.kernelCalls, 3);
-    expectSameOutputs(got, interpret(*g, cloneInputs(in)), 0);
+    EXPECT_EQ(kernelCallsOfCheckedRun(*exe, *g, in, 0), 3);
   }
 }
 
@@ -299,16 +291,7 @@ TEST_F(HandPlan, HostOpErrorsCarryTheNodeLocation) {
       "  %a : f32[3,4] = abs(%x)\n"
       "  %f : float = item.float(%a)  # prog.py:7:9\n"
       "  return (%f)\n");
-  const Node* abs = nodeOfKind(*g, "abs");
-  CodePlan plan = handPlan(
-      {handKernel("k0", KernelKind::GraphDefined, {abs}, {abs->output()}, {abs->input(0)})}, R"C(
-void k0(void* const* bufs, const stitch_scalar* params, int64_t threads) {
-  float* out = (float*)bufs[0];
-  const float* v = (const float*)bufs[1];
-  for (int64_t i = 0; i < 12; ++i) out[i] = v[i] < 0 ? -v[i] : v[i];
-}
-)C");
-  auto exe = Executable::build(*g, std::move(plan), {});
+  auto exe = Executable::build(*g, absPlan(*g, 12), {});
   IValueList in = {randomTensor({3, 4}, DType::f32)};
   std::string mine = failureOf([&] { exe->run(cloneInputs(in)); });
   std::string theirs = failureOf([&] { interpret(*g, cloneInputs(in)); });

@@ -11,18 +11,12 @@
 #include "driver/pipeline.h"
 #include "driver/program_loader.h"
 #include "driver/timed_run.h"
-#include "runtime_test_util.h"
+#include "compiled_program.h"
 
 namespace stitch {
 namespace {
 
 using namespace rtest;
-
-struct Compiled {
-  LoadedProgram program;
-  PipelineResult result;
-  std::unique_ptr<Executable> exe;
-};
 
 class PipelinePrograms : public ::testing::Test {
  protected:
@@ -31,25 +25,7 @@ class PipelinePrograms : public ::testing::Test {
   // Source -> every stage -> an Executable; keeps the parsed graph.
   Compiled compile(const std::string& source, const std::string& fn,
                    const std::vector<std::string>& specs) {
-    std::string path = (std::filesystem::temp_directory_path() /
-                        ("stitch-runtime-" + std::to_string(::getpid()) + "-" + fn + ".py"))
-                           .string();
-    std::ofstream(path) << "import torch\nfrom typing import List, Tuple\n\n\n" << source;
-    Compiled c{loadProgram(path, fn), {}, nullptr};
-    std::filesystem::remove(path);
-    InputSources sources;
-    for (const std::string& s : specs) sources.specs.push_back(parseNamedInputSpec(s));
-    types_ = bindInputTypes(c.program.entry, sources);
-    PassLogger logger;
-    PipelineOptions options;
-    options.last = Stage::Code;
-    options.keepParsed = true;
-    c.result = runPipeline(*c.program.module, c.program.entry.name, types_, options, logger);
-    ExecutableOptions eo;
-    eo.pureGraph = c.result.functionalFallback.empty();
-    eo.threads = 1 + (int)(rng()() % 3);
-    c.exe = Executable::build(*c.result.graph, std::move(c.result.code), eo);
-    return c;
+    return compileProgram(source, fn, specs);
   }
 
   // Runs both on fresh copies of `inputs`; compares outputs and the inputs
@@ -68,8 +44,6 @@ class PipelinePrograms : public ::testing::Test {
     }
     return stats.kernelCalls;
   }
-
-  std::vector<TypePtr> types_;
 };
 
 TEST_F(PipelinePrograms, LoopOfKernelsAndHostOps) {

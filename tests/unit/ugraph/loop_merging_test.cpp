@@ -8,14 +8,6 @@
 namespace stitch::ugraph_test {
 namespace {
 
-BlockGraph onlyBlock(const std::string& ir) {
-  auto g = parseGraph(ir);
-  KernelGraph kg = planKernels(*g);
-  EXPECT_EQ(kg.kernels.size(), 1u);
-  if (kg.kernels.empty()) return {};
-  return kg.kernels[0].block;
-}
-
 std::string loopsStr(const BlockGraph& b) {
   std::string s;
   for (const LoopDim& l : b.loops) {

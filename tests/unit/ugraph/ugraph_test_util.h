@@ -171,4 +171,20 @@ inline int countLowered(const Checked& c, const std::string& kind, bool lowered 
   return n;
 }
 
+// Whether every node of op `kind` went into a kernel, and there was one.
+inline ::testing::AssertionResult allLowered(const Checked& c, const std::string& kind) {
+  int lowered = countLowered(c, kind), host = countLowered(c, kind, false);
+  if (lowered > 0 && host == 0) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure() << kind << ": " << lowered << " in kernels, " << host << " on the host";
+}
+
+// The block graph of an IR text that must plan to exactly one kernel.
+inline BlockGraph onlyBlock(const std::string& ir) {
+  auto g = parseGraph(ir);
+  KernelGraph kg = planKernels(*g);
+  EXPECT_EQ(kg.kernels.size(), 1u);
+  if (kg.kernels.empty()) return {};
+  return kg.kernels[0].block;
+}
+
 }  // namespace stitch::ugraph_test

@@ -7,18 +7,15 @@
 
 #include <random>
 
-#include "kernel_builder.h"
+#include "../common/kernel_spec.h"
 #include "uop_eval.h"
+#include "uop_test_util.h"
 #include "uops/linearizer.h"
 
 namespace stitch {
 namespace {
 
-std::mt19937_64& rng() {
-  static std::mt19937_64 r{std::random_device{}()};
-  return r;
-}
-int64_t randInt(int64_t lo, int64_t hi) { return std::uniform_int_distribution<int64_t>(lo, hi)(rng()); }
+using namespace testing;
 
 std::vector<double> randomInts(size_t n) {
   std::vector<double> v(n);
@@ -26,34 +23,29 @@ std::vector<double> randomInts(size_t n) {
   return v;
 }
 
-int64_t numel(const std::vector<int64_t>& s) {
-  int64_t n = 1;
-  for (int64_t d : s) n *= d;
-  return n;
+// The kernels of the reduction tests write out[A, B] (i64) from one input x
+// (i64, shape xs): their buffers, and a run on random x (out, then x).
+void outOfX(KernelSpec& kb, const std::vector<int64_t>& xs) {
+  kb.output(DType::i64, kb.tg().iterShape());
+  kb.input(DType::i64, xs);
+}
+std::vector<std::vector<double>> runOnRandomX(const KernelUOps& k, int64_t outSize, const std::vector<int64_t>& xs) {
+  return evalUOps(k.uops, {std::vector<double>(outSize, 12345), randomInts(numel(xs))});
 }
 
-// Random consecutive groups of dims 0..rank-1 (at least one group).
-std::vector<std::vector<int>> randomGroups(int rank) {
-  std::vector<std::vector<int>> groups(1);
-  for (int d = 0; d < rank; ++d) {
-    if (d > 0 && randInt(0, 1)) groups.emplace_back();
-    groups.back().push_back(d);
+// The reference for i64 reductions: start from identity(op), fold each
+// value with combine (products wrap, as in the kernels).
+int64_t identity(ReduceOp op) {
+  return op == ReduceOp::Sum ? 0 : op == ReduceOp::Prod ? 1 : op == ReduceOp::Max ? INT64_MIN : INT64_MAX;
+}
+int64_t combine(ReduceOp op, int64_t acc, int64_t v) {
+  switch (op) {
+    case ReduceOp::Sum: return acc + v;
+    case ReduceOp::Prod: return (int64_t)((uint64_t)acc * (uint64_t)v);
+    case ReduceOp::Max: return std::max(acc, v);
+    case ReduceOp::Min: return std::min(acc, v);
   }
-  return groups;
-}
-
-std::vector<int> allOf(const UOpGraph& g, UOpKind kind) {
-  std::vector<int> r;
-  for (int i = 0; i < g.size(); ++i)
-    if (g.at(i).kind == kind) r.push_back(i);
-  return r;
-}
-
-bool dependsOn(const UOpGraph& g, int id, int target) {
-  if (id == target) return true;
-  for (int s : g.at(id).src)
-    if (dependsOn(g, s, target)) return true;
-  return false;
+  return acc;
 }
 
 TEST(LinearizerRandom, BroadcastElementwise) {
@@ -64,7 +56,7 @@ TEST(LinearizerRandom, BroadcastElementwise) {
       shape[d] = randInt(1, 5);
       bshape[d] = randInt(0, 1) ? shape[d] : 1;
     }
-    testing::KernelBuilder kb(shape);
+    KernelSpec kb(shape);
     kb.output(DType::i64, shape);
     kb.input(DType::i64, shape);
     kb.input(DType::i64, bshape);
@@ -77,23 +69,15 @@ TEST(LinearizerRandom, BroadcastElementwise) {
     int b = tg.load(1, DType::i64, tg.flatIndex(bidx, bshape));
     tg.store(0, tg.alu(AluOp::Sub, DType::i64, {tg.alu(AluOp::Mul, DType::i64, {a, tg.constInt(3)}), b}));
     auto groups = randomGroups(rank);
-    std::vector<int64_t> ext;
-    for (auto& gdims : groups) {
-      int64_t e = 1;
-      for (int d : gdims) e *= shape[d];
-      ext.push_back(e);
-    }
-    kb.loops(groups, randInt(1, ext[0]));
+    kb.randomBlockLoops(groups);
     KernelUOps k = linearize(kb.kernel);
-    testing::EvalBuffers bufs;
     int64_t n = numel(shape), nb = numel(bshape);
-    bufs.data = {std::vector<double>(n, 12345), randomInts(n), randomInts(nb)};
-    testing::evalUOps(k.uops, bufs);
+    auto bufs = evalUOps(k.uops, {std::vector<double>(n, 12345), randomInts(n), randomInts(nb)});
     std::vector<int64_t> idx(rank, 0);
     for (int64_t flat = 0; flat < n; ++flat) {
       int64_t bflat = 0;
       for (int d = 0; d < rank; ++d) bflat = bflat * bshape[d] + (bshape[d] == 1 ? 0 : idx[d]);
-      ASSERT_EQ(bufs.data[0][flat], bufs.data[1][flat] * 3 - bufs.data[2][bflat]) << k.uops.str();
+      ASSERT_EQ(bufs[0][flat], bufs[1][flat] * 3 - bufs[2][bflat]) << k.uops.str();
       for (int d = rank - 1; d >= 0; --d) {
         if (++idx[d] < shape[d]) break;
         idx[d] = 0;
@@ -103,23 +87,16 @@ TEST(LinearizerRandom, BroadcastElementwise) {
     // contiguous (or constant) along all of its dims.
     // (A loop of one iteration other than the first is no LOOP uop.)
     size_t last = groups.size() - 1;
-    while (last > 0 && ext[last] == 1) --last;
+    while (last > 0 && kb.kernel.block.loops[last].extent == 1) --last;
     const auto& inner = groups[last];
     bool contiguous = true;
     for (int d : inner) contiguous &= bshape[d] == shape[d];
     bool constant = true;
     for (int d : inner) constant &= bshape[d] == 1;
     if (!(contiguous || constant)) continue;
-    int innerLoop = -1;
-    for (int i = 0; i < k.uops.size(); ++i)
-      if (k.uops.at(i).kind == UOpKind::Loop) innerLoop = i;
-    if (innerLoop < 0) continue;
-    for (int i = 0; i < k.uops.size(); ++i) {
-      const UOp& u = k.uops.at(i);
-      if (u.kind == UOpKind::Alu && (u.alu == AluOp::Div || u.alu == AluOp::Mod)) {
-        ASSERT_FALSE(dependsOn(k.uops, i, innerLoop)) << testing::shapeStr(shape) << testing::shapeStr(bshape) << k.uops.str();
-      }
-    }
+    std::vector<int> loops = allOf(k.uops, UOpKind::Loop);
+    if (loops.empty()) continue;
+    ASSERT_TRUE(divisionFreeIn(k.uops, loops.back())) << shapeStr(shape) << shapeStr(bshape) << k.uops.str();
   }
 }
 
@@ -128,9 +105,8 @@ TEST(LinearizerRandom, Reductions) {
     // x[a, r1, b, r2] reduced over r1 and r2 -> out[a, b].
     int64_t A = randInt(1, 4), R1 = randInt(0, 4), B = randInt(1, 4), R2 = randInt(1, 4);
     std::vector<int64_t> xs = {A, R1, B, R2};
-    testing::KernelBuilder kb({A, B});
-    kb.output(DType::i64, {A, B});
-    kb.input(DType::i64, xs);
+    KernelSpec kb({A, B});
+    outOfX(kb, xs);
     ThreadGraph& tg = kb.tg();
     auto iv = kb.iterVars();
     int r1 = tg.newReduceVar(R1), r2 = tg.newReduceVar(R2);
@@ -138,27 +114,15 @@ TEST(LinearizerRandom, Reductions) {
     ReduceOp op = (ReduceOp)randInt(0, 3);
     int r = tg.reduce(op, DType::i64, x, {r1, r2});
     tg.store(0, r);
-    auto groups = randInt(0, 1) ? std::vector<std::vector<int>>{{0, 1}} : std::vector<std::vector<int>>{{0}, {1}};
-    int64_t e0 = groups.size() == 1 ? A * B : A;
-    kb.loops(groups, randInt(1, e0));
+    kb.randomBlockLoops(randomGroups(2));  // one loop over [A, B], or one per dim
     KernelUOps k = linearize(kb.kernel);
-    testing::EvalBuffers bufs;
-    bufs.data = {std::vector<double>(A * B, 12345), randomInts(A * R1 * B * R2)};
-    testing::evalUOps(k.uops, bufs);
+    auto bufs = runOnRandomX(k, A * B, xs);
     for (int64_t i = 0; i < A; ++i)
       for (int64_t j = 0; j < B; ++j) {
-        int64_t acc = op == ReduceOp::Sum ? 0 : op == ReduceOp::Prod ? 1 : op == ReduceOp::Max ? INT64_MIN : INT64_MAX;
+        int64_t acc = identity(op);
         for (int64_t p = 0; p < R1; ++p)
-          for (int64_t q = 0; q < R2; ++q) {
-            int64_t v = (int64_t)bufs.data[1][((i * R1 + p) * B + j) * R2 + q];
-            switch (op) {
-              case ReduceOp::Sum: acc += v; break;
-              case ReduceOp::Prod: acc = (int64_t)((uint64_t)acc * (uint64_t)v); break;
-              case ReduceOp::Max: acc = std::max(acc, v); break;
-              case ReduceOp::Min: acc = std::min(acc, v); break;
-            }
-          }
-        ASSERT_EQ(bufs.data[0][i * B + j], (double)acc) << reduceOpName(op) << "\n" << k.uops.str();
+          for (int64_t q = 0; q < R2; ++q) acc = combine(op, acc, (int64_t)bufs[1][((i * R1 + p) * B + j) * R2 + q]);
+        ASSERT_EQ(bufs[0][i * B + j], (double)acc) << reduceOpName(op) << "\n" << k.uops.str();
       }
   }
 }
@@ -170,9 +134,8 @@ TEST(LinearizerRandom, ColumnReductions) {
   for (int trial = 0; trial < 60; ++trial) {
     int64_t R1 = randInt(1, 4), R2 = randInt(1, 5), A = randInt(1, 4), B = randInt(1, 6);
     std::vector<int64_t> xs = {R1, R2, A, B};
-    testing::KernelBuilder kb({A, B});
-    kb.output(DType::i64, {A, B});
-    kb.input(DType::i64, xs);
+    KernelSpec kb({A, B});
+    outOfX(kb, xs);
     ThreadGraph& tg = kb.tg();
     auto iv = kb.iterVars();
     int r1 = tg.newReduceVar(R1), r2 = tg.newReduceVar(R2);
@@ -181,29 +144,17 @@ TEST(LinearizerRandom, ColumnReductions) {
     // An epilogue after the reduction: out = reduce * 2 + a.
     int r = tg.reduce(op, DType::i64, x, {r1, r2});
     tg.store(0, tg.alu(AluOp::Add, DType::i64, {tg.alu(AluOp::Mul, DType::i64, {r, tg.constInt(2)}), iv[0]}));
-    auto groups = randInt(0, 1) ? std::vector<std::vector<int>>{{0, 1}} : std::vector<std::vector<int>>{{0}, {1}};
-    int64_t e0 = groups.size() == 1 ? A * B : A;
-    kb.loops(groups, randInt(1, e0));
+    kb.randomBlockLoops(randomGroups(2));  // one loop over [A, B], or one per dim
     KernelUOps k = linearize(kb.kernel);
     if (!allOf(k.uops, UOpKind::DefineLocal).empty()) ++reordered;
-    testing::EvalBuffers bufs;
-    bufs.data = {std::vector<double>(A * B, 12345), randomInts(R1 * R2 * A * B)};
-    testing::evalUOps(k.uops, bufs);
+    auto bufs = runOnRandomX(k, A * B, xs);
     for (int64_t i = 0; i < A; ++i)
       for (int64_t j = 0; j < B; ++j) {
-        int64_t acc = op == ReduceOp::Sum ? 0 : op == ReduceOp::Prod ? 1 : op == ReduceOp::Max ? INT64_MIN : INT64_MAX;
+        int64_t acc = identity(op);
         for (int64_t p = 0; p < R1; ++p)
-          for (int64_t q = 0; q < R2; ++q) {
-            int64_t v = (int64_t)bufs.data[1][((p * R2 + q) * A + i) * B + j];
-            switch (op) {
-              case ReduceOp::Sum: acc += v; break;
-              case ReduceOp::Prod: acc = (int64_t)((uint64_t)acc * (uint64_t)v); break;
-              case ReduceOp::Max: acc = std::max(acc, v); break;
-              case ReduceOp::Min: acc = std::min(acc, v); break;
-            }
-          }
+          for (int64_t q = 0; q < R2; ++q) acc = combine(op, acc, (int64_t)bufs[1][((p * R2 + q) * A + i) * B + j]);
         int64_t want = (int64_t)((uint64_t)acc * 2 + (uint64_t)i);
-        ASSERT_EQ(bufs.data[0][i * B + j], (double)want) << reduceOpName(op) << "\n" << k.uops.str();
+        ASSERT_EQ(bufs[0][i * B + j], (double)want) << reduceOpName(op) << "\n" << k.uops.str();
       }
   }
   EXPECT_GT(reordered, 0);
@@ -219,7 +170,7 @@ TEST(LinearizerRandom, ReductionsOverSomeOutputDims) {
     std::vector<int64_t> ys = {R};
     for (int d = 0; d < 3; ++d)
       if (keep[d]) ys.push_back(shape[d]);
-    testing::KernelBuilder kb(shape);
+    KernelSpec kb(shape);
     kb.output(DType::i64, shape);
     kb.input(DType::i64, shape);
     kb.input(DType::i64, ys);
@@ -233,35 +184,24 @@ TEST(LinearizerRandom, ReductionsOverSomeOutputDims) {
     int red = tg.reduce(op, DType::i64, tg.load(1, DType::i64, tg.flatIndex(yidx, ys)), {r});
     int x = tg.load(0, DType::i64, tg.flatIndex(iv, shape));
     tg.store(0, tg.alu(AluOp::Add, DType::i64, {x, red}));
-    auto groups = randomGroups(3);
-    int64_t e0 = 1;
-    for (int d : groups[0]) e0 *= shape[d];
-    kb.loops(groups, randInt(1, e0));
+    kb.randomBlockLoops(randomGroups(3));
     KernelUOps k = linearize(kb.kernel);
-    testing::EvalBuffers bufs;
     int64_t n = numel(shape), ny = numel(ys);
-    bufs.data = {std::vector<double>(n, 12345), randomInts(n), randomInts(ny)};
-    testing::evalUOps(k.uops, bufs);
+    auto bufs = evalUOps(k.uops, {std::vector<double>(n, 12345), randomInts(n), randomInts(ny)});
     for (int64_t a = 0; a < shape[0]; ++a)
       for (int64_t b = 0; b < shape[1]; ++b)
         for (int64_t c = 0; c < shape[2]; ++c) {
-          int64_t acc = op == ReduceOp::Sum ? 0 : op == ReduceOp::Prod ? 1 : op == ReduceOp::Max ? INT64_MIN : INT64_MAX;
+          int64_t acc = identity(op);
           for (int64_t q = 0; q < R; ++q) {
             int64_t flat = q;
             int64_t idx[3] = {a, b, c};
             for (int d = 0; d < 3; ++d)
               if (keep[d]) flat = flat * shape[d] + idx[d];
-            int64_t v = (int64_t)bufs.data[2][flat];
-            switch (op) {
-              case ReduceOp::Sum: acc += v; break;
-              case ReduceOp::Prod: acc = (int64_t)((uint64_t)acc * (uint64_t)v); break;
-              case ReduceOp::Max: acc = std::max(acc, v); break;
-              case ReduceOp::Min: acc = std::min(acc, v); break;
-            }
+            acc = combine(op, acc, (int64_t)bufs[2][flat]);
           }
           int64_t o = (a * shape[1] + b) * shape[2] + c;
-          int64_t want = (int64_t)((uint64_t)acc + (uint64_t)(int64_t)bufs.data[1][o]);
-          ASSERT_EQ(bufs.data[0][o], (double)want) << reduceOpName(op) << "\n" << k.uops.str();
+          int64_t want = (int64_t)((uint64_t)acc + (uint64_t)(int64_t)bufs[1][o]);
+          ASSERT_EQ(bufs[0][o], (double)want) << reduceOpName(op) << "\n" << k.uops.str();
         }
   }
 }
@@ -274,9 +214,8 @@ TEST(LinearizerRandom, SequentialColumnReductions) {
   for (int trial = 0; trial < 60; ++trial) {
     int64_t R = randInt(2, 6), A = randInt(1, 4), B = randInt(2, 6);
     std::vector<int64_t> xs = {R, A, B};
-    testing::KernelBuilder kb({A, B});
-    kb.output(DType::i64, {A, B});
-    kb.input(DType::i64, xs);
+    KernelSpec kb({A, B});
+    outOfX(kb, xs);
     ThreadGraph& tg = kb.tg();
     auto iv = kb.iterVars();
     int r1 = tg.newReduceVar(R), r2 = tg.newReduceVar(R);
@@ -284,20 +223,16 @@ TEST(LinearizerRandom, SequentialColumnReductions) {
     int d = tg.alu(AluOp::Sub, DType::i64, {tg.load(0, DType::i64, tg.flatIndex({r2, iv[0], iv[1]}, xs)), m});
     int sum = tg.reduce(ReduceOp::Sum, DType::i64, d, {r2});
     tg.store(0, tg.alu(AluOp::Add, DType::i64, {sum, tg.alu(AluOp::Mul, DType::i64, {m, tg.constInt(3)})}));
-    auto groups = randInt(0, 1) ? std::vector<std::vector<int>>{{0, 1}} : std::vector<std::vector<int>>{{0}, {1}};
-    int64_t e0 = groups.size() == 1 ? A * B : A;
-    kb.loops(groups, randInt(1, e0));
+    kb.randomBlockLoops(randomGroups(2));  // one loop over [A, B], or one per dim
     KernelUOps k = linearize(kb.kernel);
     if (allOf(k.uops, UOpKind::DefineLocal).size() == 2) ++reordered;
-    testing::EvalBuffers bufs;
-    bufs.data = {std::vector<double>(A * B, 12345), randomInts(R * A * B)};
-    testing::evalUOps(k.uops, bufs);
+    auto bufs = runOnRandomX(k, A * B, xs);
     for (int64_t i = 0; i < A; ++i)
       for (int64_t j = 0; j < B; ++j) {
         int64_t mx = INT64_MIN, sm = 0;
-        for (int64_t q = 0; q < R; ++q) mx = std::max(mx, (int64_t)bufs.data[1][(q * A + i) * B + j]);
-        for (int64_t q = 0; q < R; ++q) sm += (int64_t)bufs.data[1][(q * A + i) * B + j] - mx;
-        ASSERT_EQ(bufs.data[0][i * B + j], (double)(sm + 3 * mx)) << k.uops.str();
+        for (int64_t q = 0; q < R; ++q) mx = std::max(mx, (int64_t)bufs[1][(q * A + i) * B + j]);
+        for (int64_t q = 0; q < R; ++q) sm += (int64_t)bufs[1][(q * A + i) * B + j] - mx;
+        ASSERT_EQ(bufs[0][i * B + j], (double)(sm + 3 * mx)) << k.uops.str();
       }
   }
   EXPECT_GT(reordered, 0);

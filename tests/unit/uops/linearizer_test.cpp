@@ -6,17 +6,15 @@
 #include <cmath>
 #include <random>
 
-#include "kernel_builder.h"
+#include "../common/kernel_spec.h"
 #include "uop_eval.h"
+#include "uop_test_util.h"
 #include "uops/linearizer.h"
 
 namespace stitch {
 namespace {
 
-std::mt19937_64& rng() {
-  static std::mt19937_64 r{std::random_device{}()};
-  return r;
-}
+using namespace testing;
 
 std::vector<double> randomF32(size_t n) {
   std::uniform_real_distribution<float> d(-10.f, 10.f);
@@ -25,41 +23,10 @@ std::vector<double> randomF32(size_t n) {
   return v;
 }
 
-
-int firstOf(const UOpGraph& g, UOpKind kind, int from = 0) {
-  for (int i = from; i < g.size(); ++i)
-    if (g.at(i).kind == kind) return i;
-  return -1;
-}
-
-std::vector<int> allOf(const UOpGraph& g, UOpKind kind) {
-  std::vector<int> r;
-  for (int i = 0; i < g.size(); ++i)
-    if (g.at(i).kind == kind) r.push_back(i);
-  return r;
-}
-
-bool dependsOn(const UOpGraph& g, int id, int target) {
-  if (id == target) return true;
-  for (int s : g.at(id).src)
-    if (dependsOn(g, s, target)) return true;
-  return false;
-}
-
-// No DIV / MOD uop depends on `loop`.
-bool divisionFreeIn(const UOpGraph& g, int loop) {
-  for (int i = 0; i < g.size(); ++i) {
-    const UOp& u = g.at(i);
-    if (u.kind == UOpKind::Alu && (u.alu == AluOp::Div || u.alu == AluOp::Mod) && dependsOn(g, i, loop))
-      return false;
-  }
-  return true;
-}
-
 // out = x * 2 + 1 over a contiguous [8, 1333, 3] (f32), with the given loop nest.
 void checkElementwise(const std::vector<std::vector<int>>& groups, int64_t blockExtent) {
   std::vector<int64_t> shape = {8, 1333, 3};
-  testing::KernelBuilder kb(shape);
+  KernelSpec kb(shape);
   kb.output(DType::f32, shape);
   kb.input(DType::f32, shape);
   ThreadGraph& tg = kb.tg();
@@ -84,11 +51,9 @@ void checkElementwise(const std::vector<std::vector<int>>& groups, int64_t block
     EXPECT_EQ(g.at(store).src[1], inner) << g.str();
   }
   EXPECT_EQ(g.at(firstOf(g, UOpKind::Special)).ival, kb.kernel.block.grid[0]);
-  testing::EvalBuffers bufs;
   size_t n = 8 * 1333 * 3;
-  bufs.data = {std::vector<double>(n, NAN), randomF32(n)};
-  testing::evalUOps(g, bufs);
-  for (size_t i = 0; i < n; ++i) ASSERT_EQ(bufs.data[0][i], (double)((float)bufs.data[1][i] * 2.f + 1.f)) << i;
+  auto bufs = evalUOps(g, {std::vector<double>(n, NAN), randomF32(n)});
+  for (size_t i = 0; i < n; ++i) ASSERT_EQ(bufs[0][i], (double)((float)bufs[1][i] * 2.f + 1.f)) << i;
 }
 
 TEST(Linearizer, ElementwiseMergedLoopIsDivisionFree) { checkElementwise({{0, 1, 2}}, 16384); }
@@ -96,7 +61,7 @@ TEST(Linearizer, ElementwisePartlyMerged) { checkElementwise({{0}, {1, 2}}, 3); 
 TEST(Linearizer, ElementwiseUnmerged) { checkElementwise({{0}, {1}, {2}}, 1); }
 
 TEST(Linearizer, BroadcastLoadIsHoistedOutOfTheInnerLoop) {
-  testing::KernelBuilder kb({64, 1000});
+  KernelSpec kb({64, 1000});
   kb.output(DType::f32, {64, 1000});
   kb.input(DType::f32, {64, 1000});
   kb.input(DType::f32, {64, 1});
@@ -120,17 +85,15 @@ TEST(Linearizer, BroadcastLoadIsHoistedOutOfTheInnerLoop) {
   EXPECT_TRUE(divisionFreeIn(g, loops[1]));
   // loops[0] covers this block's rows: gidx0*17 .. min((gidx0+1)*17, 64).
   EXPECT_EQ(g.at(firstOf(g, UOpKind::Special)).ival, 4);
-  testing::EvalBuffers bufs;
-  bufs.data = {std::vector<double>(64000, NAN), randomF32(64000), randomF32(64)};
-  testing::evalUOps(g, bufs);
+  auto bufs = evalUOps(g, {std::vector<double>(64000, NAN), randomF32(64000), randomF32(64)});
   for (int i = 0; i < 64; ++i)
     for (int j = 0; j < 1000; ++j)
-      ASSERT_EQ(bufs.data[0][i * 1000 + j], (double)((float)bufs.data[1][i * 1000 + j] + (float)bufs.data[2][i]));
+      ASSERT_EQ(bufs[0][i * 1000 + j], (double)((float)bufs[1][i * 1000 + j] + (float)bufs[2][i]));
 }
 
 // out[i] = sum_j x[i, j] (f32 accumulated in f64), or max.
 KernelUOps reductionKernel(ReduceOp op, int64_t rows, int64_t cols, int64_t blockExtent) {
-  testing::KernelBuilder kb({rows});
+  KernelSpec kb({rows});
   kb.output(DType::f32, {rows});
   kb.input(DType::f32, {rows, cols});
   ThreadGraph& tg = kb.tg();
@@ -172,13 +135,11 @@ TEST(Linearizer, SumReductionOrder) {
   EXPECT_EQ(g.at(ends[1]).src[0], loops[0]);
   EXPECT_EQ(g.at(g.at(acc).src[0]).fval, 0.0);
   EXPECT_EQ(g.at(acc).dtype, DType::f64);
-  testing::EvalBuffers bufs;
-  bufs.data = {std::vector<double>(16, NAN), randomF32(16 * 50)};
-  testing::evalUOps(g, bufs);
+  auto bufs = evalUOps(g, {std::vector<double>(16, NAN), randomF32(16 * 50)});
   for (int i = 0; i < 16; ++i) {
     double s = 0;
-    for (int j = 0; j < 50; ++j) s += bufs.data[1][i * 50 + j];
-    ASSERT_EQ(bufs.data[0][i], (double)(float)s);
+    for (int j = 0; j < 50; ++j) s += bufs[1][i * 50 + j];
+    ASSERT_EQ(bufs[0][i], (double)(float)s);
   }
 }
 
@@ -201,7 +162,7 @@ TEST(Linearizer, MaxReductionStartsAtMinusInfinityAndPropagatesNaN) {
 }
 
 TEST(Linearizer, ParamsAreDefineVarsWithTheirDtypes) {
-  testing::KernelBuilder kb({10});
+  KernelSpec kb({10});
   kb.output(DType::f32, {10});
   kb.input(DType::f32, {10});
   kb.param(Type::floatT());
@@ -228,7 +189,7 @@ TEST(Linearizer, ParamsAreDefineVarsWithTheirDtypes) {
 }
 
 TEST(Linearizer, EmptyIterationSpaceDoesNothing) {
-  testing::KernelBuilder kb({0, 5});
+  KernelSpec kb({0, 5});
   kb.output(DType::f32, {0, 5});
   kb.input(DType::f32, {0, 5});
   ThreadGraph& tg = kb.tg();
@@ -241,7 +202,7 @@ TEST(Linearizer, EmptyIterationSpaceDoesNothing) {
 }
 
 TEST(Linearizer, FullReductionToAScalar) {
-  testing::KernelBuilder kb({});
+  KernelSpec kb({});
   kb.output(DType::f64, {});
   kb.input(DType::f64, {5, 7});
   ThreadGraph& tg = kb.tg();
@@ -254,17 +215,15 @@ TEST(Linearizer, FullReductionToAScalar) {
   auto loops = allOf(k.uops, UOpKind::Loop);
   ASSERT_EQ(loops.size(), 3u) << k.uops.str();
   EXPECT_TRUE(divisionFreeIn(k.uops, loops[2]));
-  testing::EvalBuffers bufs;
-  bufs.data = {std::vector<double>(1, NAN), randomF32(35)};
-  testing::evalUOps(k.uops, bufs);
+  auto bufs = evalUOps(k.uops, {std::vector<double>(1, NAN), randomF32(35)});
   double s = 0;
-  for (double v : bufs.data[1]) s += v;
-  EXPECT_EQ(bufs.data[0][0], s);
+  for (double v : bufs[1]) s += v;
+  EXPECT_EQ(bufs[0][0], s);
 }
 
 TEST(Linearizer, NestedReductions) {
   // out[i] = sum_j max_k x[i, j, k]
-  testing::KernelBuilder kb({3});
+  KernelSpec kb({3});
   kb.output(DType::f64, {3});
   kb.input(DType::f64, {3, 4, 5});
   ThreadGraph& tg = kb.tg();
@@ -277,24 +236,22 @@ TEST(Linearizer, NestedReductions) {
   KernelUOps k = linearize(kb.kernel);
   EXPECT_EQ(allOf(k.uops, UOpKind::DefineAcc).size(), 2u);
   EXPECT_EQ(allOf(k.uops, UOpKind::Phi).size(), 2u);
-  testing::EvalBuffers bufs;
-  bufs.data = {std::vector<double>(3, NAN), randomF32(60)};
-  testing::evalUOps(k.uops, bufs);
+  auto bufs = evalUOps(k.uops, {std::vector<double>(3, NAN), randomF32(60)});
   for (int r = 0; r < 3; ++r) {
     double s = 0;
     for (int c = 0; c < 4; ++c) {
       double mx = -INFINITY;
-      for (int e = 0; e < 5; ++e) mx = std::max(mx, bufs.data[1][(r * 4 + c) * 5 + e]);
+      for (int e = 0; e < 5; ++e) mx = std::max(mx, bufs[1][(r * 4 + c) * 5 + e]);
       s += mx;
     }
-    EXPECT_EQ(bufs.data[0][r], s) << k.uops.str();
+    EXPECT_EQ(bufs[0][r], s) << k.uops.str();
   }
 }
 
 TEST(Linearizer, ColumnReductionRunsTheReduceLoopOutside) {
   // out[j] = sum_i x[i, j]: the reduce loop goes outside the column loop,
   // with one accumulator per column of the block in a local array.
-  testing::KernelBuilder kb({16});
+  KernelSpec kb({16});
   kb.output(DType::f32, {16});
   kb.input(DType::f32, {50, 16});
   ThreadGraph& tg = kb.tg();
@@ -320,13 +277,11 @@ TEST(Linearizer, ColumnReductionRunsTheReduceLoopOutside) {
   EXPECT_TRUE(dependsOn(g, g.at(load).src[1], loops[1]));
   EXPECT_TRUE(dependsOn(g, g.at(load).src[1], loops[2]));
   EXPECT_TRUE(divisionFreeIn(g, loops[2]));
-  testing::EvalBuffers bufs;
-  bufs.data = {std::vector<double>(16, NAN), randomF32(50 * 16)};
-  testing::evalUOps(g, bufs);
+  auto bufs = evalUOps(g, {std::vector<double>(16, NAN), randomF32(50 * 16)});
   for (int c = 0; c < 16; ++c) {
     double sum = 0;
-    for (int r = 0; r < 50; ++r) sum += bufs.data[1][r * 16 + c];
-    ASSERT_EQ(bufs.data[0][c], (double)(float)sum) << c;
+    for (int r = 0; r < 50; ++r) sum += bufs[1][r * 16 + c];
+    ASSERT_EQ(bufs[0][c], (double)(float)sum) << c;
   }
 }
 
@@ -336,7 +291,7 @@ TEST(Linearizer, ReductionIndependentOfTheGridLoopRunsOncePerColumn) {
   // row loop, the grid splits the columns, and each column's sum is
   // computed once.
   const int64_t rows = 40, cols = 6;
-  testing::KernelBuilder kb({rows, cols});
+  KernelSpec kb({rows, cols});
   kb.output(DType::f64, {rows, cols});
   kb.input(DType::f64, {rows, cols});
   ThreadGraph& tg = kb.tg();
@@ -358,13 +313,11 @@ TEST(Linearizer, ReductionIndependentOfTheGridLoopRunsOncePerColumn) {
   EXPECT_EQ(g.at(phi).src[2], loops[1]);
   EXPECT_LT(phi, loops[2]);
   EXPECT_EQ(g.at(g.at(loops[2]).src[1]).ival, rows);
-  testing::EvalBuffers bufs;
-  bufs.data = {std::vector<double>(rows * cols, NAN), randomF32(rows * cols)};
-  testing::evalUOps(g, bufs);
+  auto bufs = evalUOps(g, {std::vector<double>(rows * cols, NAN), randomF32(rows * cols)});
   for (int c = 0; c < cols; ++c) {
     double s = 0;
-    for (int i = 0; i < rows; ++i) s += bufs.data[1][i * cols + c];
-    for (int i = 0; i < rows; ++i) ASSERT_EQ(bufs.data[0][i * cols + c], bufs.data[1][i * cols + c] / s);
+    for (int i = 0; i < rows; ++i) s += bufs[1][i * cols + c];
+    for (int i = 0; i < rows; ++i) ASSERT_EQ(bufs[0][i * cols + c], bufs[1][i * cols + c] / s);
   }
 }
 

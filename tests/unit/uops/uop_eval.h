@@ -136,4 +136,13 @@ inline void evalUOps(const UOpGraph& g, EvalBuffers& bufs) {
   }
 }
 
+// The same without params: runs `g` on `data` (per buffer slot) and returns
+// the buffers after the run.
+inline std::vector<std::vector<double>> evalUOps(const UOpGraph& g, std::vector<std::vector<double>> data) {
+  EvalBuffers bufs;
+  bufs.data = std::move(data);
+  evalUOps(g, bufs);
+  return std::move(bufs.data);
+}
+
 }  // namespace stitch::testing

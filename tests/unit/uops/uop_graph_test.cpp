@@ -6,36 +6,20 @@
 #include <limits>
 #include <random>
 
+#include "uop_test_util.h"
 #include "uops/linearizer.h"
 #include "uops/uop.h"
 
 namespace stitch {
 namespace {
 
-std::mt19937_64& rng() {
-  static std::mt19937_64 r{std::random_device{}()};
-  return r;
-}
-
-int64_t randInt(int64_t lo, int64_t hi) { return std::uniform_int_distribution<int64_t>(lo, hi)(rng()); }
-
-UOp makeUOp(UOpKind kind, DType dtype, std::vector<int> src = {}) {
-  UOp u;
-  u.kind = kind;
-  u.dtype = dtype;
-  u.src = std::move(src);
-  return u;
-}
+using namespace testing;
 
 int defineGlobal(UOpGraph& g, int slot, DType dtype) {
   UOp u = makeUOp(UOpKind::DefineGlobal, dtype);
   u.arg = slot;
   u.name = "data" + std::to_string(slot);
   return g.add(u, false);
-}
-
-int loop(UOpGraph& g, int64_t lo, int64_t hi) {
-  return g.add(makeUOp(UOpKind::Loop, DType::i64, {g.constInt(lo), g.constInt(hi)}), false);
 }
 
 int endLoop(UOpGraph& g, int l) { return g.add(makeUOp(UOpKind::EndLoop, DType::i64, {l}), false); }

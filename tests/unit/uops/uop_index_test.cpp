@@ -6,28 +6,13 @@
 #include <random>
 
 #include "uop_eval.h"
+#include "uop_test_util.h"
 #include "uops/uop.h"
 
 namespace stitch {
 namespace {
 
-std::mt19937_64& rng() {
-  static std::mt19937_64 r{std::random_device{}()};
-  return r;
-}
-int64_t randInt(int64_t lo, int64_t hi) { return std::uniform_int_distribution<int64_t>(lo, hi)(rng()); }
-
-UOp makeUOp(UOpKind kind, DType dtype, std::vector<int> src = {}) {
-  UOp u;
-  u.kind = kind;
-  u.dtype = dtype;
-  u.src = std::move(src);
-  return u;
-}
-
-int loop(UOpGraph& g, int64_t lo, int64_t hi) {
-  return g.add(makeUOp(UOpKind::Loop, DType::i64, {g.constInt(lo), g.constInt(hi)}), false);
-}
+using namespace testing;
 
 int bin(UOpGraph& g, AluOp op, int a, int b) { return g.alu(op, DType::i64, {a, b}); }
 int binc(UOpGraph& g, AluOp op, int a, int64_t c) { return g.alu(op, DType::i64, {a, g.constInt(c)}); }

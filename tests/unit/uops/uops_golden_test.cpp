@@ -2,16 +2,16 @@
 // hoisting, folded bounds, simplified indices) of three kernel shapes.
 #include <gtest/gtest.h>
 
-#include "kernel_builder.h"
+#include "../common/kernel_spec.h"
 #include "uops/linearizer.h"
 
 namespace stitch {
 namespace {
 
-using testing::KernelBuilder;
+using testing::KernelSpec;
 
 TEST(UOpsGolden, ElementwiseAffine) {
-  KernelBuilder kb({6});
+  KernelSpec kb({6});
   kb.output(DType::f32, {6});
   kb.input(DType::f32, {6});
   ThreadGraph& tg = kb.tg();
@@ -37,7 +37,7 @@ TEST(UOpsGolden, ElementwiseAffine) {
 }
 
 TEST(UOpsGolden, SumOverLastDim) {
-  KernelBuilder kb({2});
+  KernelSpec kb({2});
   kb.output(DType::f32, {2});
   kb.input(DType::f32, {2, 3});
   ThreadGraph& tg = kb.tg();
@@ -73,7 +73,7 @@ TEST(UOpsGolden, SumOverLastDim) {
 }
 
 TEST(UOpsGolden, BroadcastSubWithBlocksOfOneRow) {
-  KernelBuilder kb({2, 3});
+  KernelSpec kb({2, 3});
   kb.output(DType::f32, {2, 3});
   kb.input(DType::f32, {2, 3});
   kb.input(DType::f32, {2, 1});
