@@ -65,9 +65,14 @@ IValueList randLike(Args a) {
   checkRandDType(dtype);
   // A fixed seed keeps interpreter runs reproducible.
   static std::mt19937_64 generator(0x5eed);
-  std::uniform_real_distribution<double> uniform(0.0, 1.0);
+  // Values k / 2^bits with as many bits as the dtype's mantissa holds, so
+  // every one is exact and below 1 (a double in [0, 1) rounded to float can
+  // become 1.0f, which torch.rand never returns).
+  int bits = dtype == DType::f32 ? 24 : 53;
+  double scale = std::ldexp(1.0, -bits);
   Tensor out = Tensor::empty(self.sizes(), dtype);
-  for (int64_t i = 0; i < out.numel(); ++i) out.setDouble(i, uniform(generator));
+  for (int64_t i = 0; i < out.numel(); ++i)
+    out.setDouble(i, double(generator() >> (64 - bits)) * scale);
   return {out};
 }
 

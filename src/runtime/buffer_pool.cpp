@@ -30,6 +30,13 @@ void BufferPool::releaseEscaped() {
   }
 }
 
+bool BufferPool::onlyHeldBy(const std::shared_ptr<Storage>& storage, long holders) const {
+  auto it = bySize_.find(storage->nbytes());
+  bool pooled = it != bySize_.end() &&
+                std::find(it->second.begin(), it->second.end(), storage) != it->second.end();
+  return storage.use_count() == holders + (pooled ? 1 : 0);
+}
+
 size_t BufferPool::pooledBuffers() const {
   size_t n = 0;
   for (const auto& [bytes, v] : bySize_) n += v.size();

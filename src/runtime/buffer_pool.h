@@ -23,6 +23,11 @@ class BufferPool {
   // kept): they are freed with their last owner instead of growing the pool.
   void releaseEscaped();
 
+  // Whether `holders` references (e.g. the one environment entry) plus the
+  // pool's own, if the storage is pooled, are all there are: nobody else can
+  // see a write into it.
+  bool onlyHeldBy(const std::shared_ptr<Storage>& storage, long holders) const;
+
   size_t pooledBuffers() const;
   int64_t reuses() const { return reuses_; }
 

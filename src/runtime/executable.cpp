@@ -10,6 +10,7 @@
 #include "runtime/buffer_pool.h"
 #include "runtime/copy_kernels.h"
 #include "runtime/host_ops.h"
+#include "runtime/in_place_assign.h"
 #include "runtime/value_liveness.h"
 
 namespace stitch {
@@ -38,6 +39,7 @@ class CompiledProgram final : public Executable {
         setThreads_(options.threads > 0),
         threads_(options.threads > 0 ? options.threads : omp_get_max_threads()) {
     loadKernels();
+    findInPlaceAssigns(graph.top());
   }
 
   IValueList run(const IValueList& inputs, RunStats* stats) override;
@@ -63,6 +65,47 @@ class CompiledProgram final : public Executable {
     }
   }
 
+  // Assign ops whose base value dies at them (and that are not part of a
+  // larger kernel): candidates for writing into the base (in_place_assign.h).
+  void findInPlaceAssigns(const Block* block) {
+    const BlockLiveness& live = liveness_.of(block);
+    size_t index = 0;
+    for (const Node* node : *block) {
+      for (const Block* sub : node->blocks()) findInPlaceAssigns(sub);
+      const std::vector<const Value*>& dying = live.dropAfter.at(index++);
+      if (node->is("prim.loop")) findMovedCarries(node, dying);
+      if (!isInPlaceAssignOp(*node)) continue;
+      if (std::find(dying.begin(), dying.end(), node->input(0)) == dying.end()) continue;
+      auto at = plan_.kernels.kernelAt.find(node);
+      bool alone = at != plan_.kernels.kernelAt.end()
+                       ? plan_.kernels.kernels[at->second].nodes.size() == 1
+                       : !plan_.kernels.inKernel.count(node);
+      if (alone) inPlaceAssigns_.insert(node);
+    }
+  }
+
+  // Initial loop-carried values that die at their loop are moved into it,
+  // so the first iteration holds the only reference too. A value passed
+  // twice, or also read directly inside the loop, is copied.
+  void findMovedCarries(const Node* loop, const std::vector<const Value*>& dying) {
+    const std::vector<Value*>& ins = loop->inputs();
+    std::vector<bool> move(ins.size(), false);
+    for (size_t i = 2; i < ins.size(); ++i) {
+      const Value* v = ins[i];
+      move[i] = std::count(ins.begin(), ins.end(), v) == 1 &&
+                std::find(dying.begin(), dying.end(), v) != dying.end() &&
+                std::none_of(v->uses().begin(), v->uses().end(),
+                             [&](const Use& u) { return isInside(u.user, loop); });
+    }
+    movedCarries_[loop] = std::move(move);
+  }
+
+  static bool isInside(const Node* node, const Node* outer) {
+    for (const Node* n = node->owningNode(); n; n = n->owningNode())
+      if (n == outer) return true;
+    return false;
+  }
+
   const Graph& graph_;
   CodePlan plan_;
   ValueLiveness liveness_;
@@ -72,6 +115,8 @@ class CompiledProgram final : public Executable {
   CompileStats compileStats_;
   std::shared_ptr<const LoadedLibrary> library_;
   std::vector<KernelFunction> functions_;  // per kernel; null unless GraphDefined
+  std::unordered_set<const Node*> inPlaceAssigns_;
+  std::unordered_map<const Node*, std::vector<bool>> movedCarries_;
   BufferPool pool_;
   std::mutex runMutex_;
 };
@@ -83,6 +128,7 @@ class ProgramRun {
   explicit ProgramRun(CompiledProgram& program) : p_(program) {}
 
   int64_t kernelCalls() const { return kernelCalls_; }
+  int64_t inPlaceAssigns() const { return inPlaceAssigns_; }
 
   IValueList runBlock(const Block* block, IValueList params) {
     const std::vector<Value*>& ps = block->params();
@@ -135,6 +181,7 @@ class ProgramRun {
       env_[node->output()] = IValue::fromConstant(node->attr("value"));
       return;
     }
+    if (p_.inPlaceAssigns_.count(node) && assignedInPlace(node)) return;
     auto at = p_.plan_.kernels.kernelAt.find(node);
     if (at != p_.plan_.kernels.kernelAt.end()) return callKernel(at->second);
     if (p_.plan_.kernels.inKernel.count(node)) return;
@@ -151,7 +198,17 @@ class ProgramRun {
     int64_t maxTrip = lookup(ins[0]).toInt();
     bool cond = lookup(ins[1]).toBool();
     IValueList carried;
-    for (size_t i = 2; i < ins.size(); ++i) carried.push_back(lookup(ins[i]));
+    const std::vector<bool>& moved = p_.movedCarries_.at(node);
+    for (size_t i = 2; i < ins.size(); ++i) {
+      if (!moved[i]) {
+        carried.push_back(lookup(ins[i]));
+        continue;
+      }
+      auto it = env_.find(ins[i]);
+      STITCH_ASSERT(it != env_.end(), "value %", ins[i]->debugName(), " used before it is defined");
+      carried.push_back(std::move(it->second));
+      env_.erase(it);
+    }
     const Block* body = node->block(0);
     for (int64_t iter = 0; iter < maxTrip && cond; ++iter) {
       IValueList params;
@@ -170,6 +227,22 @@ class ProgramRun {
   void runIf(const Node* node) {
     bool cond = lookup(node->input(0)).toBool();
     bindOutputs(node, runBlock(node->block(cond ? 0 : 1), {}));
+  }
+
+  // An Assign op whose base nobody else can see any more writes into the
+  // base (the one reference is this environment's entry).
+  bool assignedInPlace(const Node* node) {
+    const IValue& base = lookup(node->input(0));
+    const IValue& src = lookup(node->input(1));
+    if (!base.isTensor() || !src.isTensor()) return false;
+    const Tensor& b = base.toTensor();
+    if (!b.defined() || b.sameStorage(src.toTensor()) || !p_.pool_.onlyHeldBy(b.storage(), 1))
+      return false;
+    Tensor out = assignInPlace(*node, inputValues(node));
+    env_[node->output()] = std::move(out);
+    if (p_.plan_.kernels.kernelAt.count(node)) ++kernelCalls_;
+    ++inPlaceAssigns_;
+    return true;
   }
 
   // ---- kernels ----
@@ -287,6 +360,7 @@ class ProgramRun {
   CompiledProgram& p_;
   std::unordered_map<const Value*, IValue> env_;
   int64_t kernelCalls_ = 0;
+  int64_t inPlaceAssigns_ = 0;
 };
 
 IValueList CompiledProgram::run(const IValueList& inputs, RunStats* stats) {
@@ -304,6 +378,7 @@ IValueList CompiledProgram::run(const IValueList& inputs, RunStats* stats) {
   if (stats) {
     stats->kernelCalls = run.kernelCalls();
     stats->buffersReused = pool_.reuses() - reusesBefore;
+    stats->inPlaceAssigns = run.inPlaceAssigns();
   }
   return outputs;
 }

@@ -28,6 +28,7 @@ struct ExecutableOptions {
 struct RunStats {
   int64_t kernelCalls = 0;    // kernel launches in the last run
   int64_t buffersReused = 0;  // kernel outputs placed on a pooled buffer in the last run
+  int64_t inPlaceAssigns = 0; // Assign ops (immut.*_rev) that wrote into their dead base
 };
 
 class Executable {

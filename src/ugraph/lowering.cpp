@@ -25,10 +25,31 @@ const LoweringTable& table() {
 
 }  // namespace
 
+// Whether every tensor operand broadcasts into the node's static output
+// shape. Not so only in a program that fails when it runs (an in-place op
+// whose operand does not fit its destination, rewritten out of place keeps
+// the destination's type): the host op then raises the error.
+static bool operandsFitOutput(const Node& node) {
+  const TypePtr& out = node.output()->type();
+  if (!out->isTensor() || !out->shape()) return false;
+  const Dims& shape = *out->shape();
+  for (const Value* in : node.inputs()) {
+    if (!in->type()->isTensor()) continue;
+    if (!in->type()->shape()) return false;
+    const Dims& s = *in->type()->shape();
+    if (s.size() > shape.size()) return false;
+    size_t lead = shape.size() - s.size();
+    for (size_t d = 0; d < s.size(); ++d)
+      if (s[d] != 1 && s[d] != shape[lead + d]) return false;
+  }
+  return true;
+}
+
 const LoweringRule* findLowering(const Node& node) {
   auto it = table().find(node.kind());
   if (it == table().end()) return nullptr;
   if (node.outputs().size() != 1) return nullptr;
+  if (it->second.elementwise && !operandsFitOutput(node)) return nullptr;
   try {
     return it->second.accepts(node) ? &it->second : nullptr;
   } catch (const UserError&) {

@@ -72,6 +72,25 @@ TEST(Creation, ArangeLengthsValuesAndDtypes) {
                          "upper bound and larger bound inconsistent with step sign");
 }
 
+// torch.rand_like's range is [0, 1): a double drawn in [0, 1) and rounded
+// to float can become 1.0f, so every value must be exact in its dtype.
+TEST(Creation, RandLikeStaysBelowOneAndExact) {
+  for (DType dtype : {DType::f32, DType::f64}) {
+    Tensor like = randomTensor({1 << 16}, dtype);
+    Tensor r = runTensorOp("rand_like", {IValue(like), IValue()});
+    ASSERT_EQ(r.dtype(), dtype);
+    double sum = 0, unit = std::ldexp(1.0, dtype == DType::f32 ? 24 : 53);
+    for (int64_t i = 0; i < r.numel(); ++i) {
+      double v = r.getDouble(i);
+      ASSERT_GE(v, 0.0);
+      ASSERT_LT(v, 1.0);
+      ASSERT_EQ(v * unit, std::floor(v * unit)) << v;
+      sum += v;
+    }
+    EXPECT_NEAR(sum / (double)r.numel(), 0.5, 0.01);
+  }
+}
+
 TEST(Creation, LikeOpsKeepShapeAndDtype) {
   Tensor a = randomTensor(randomShape(3), DType::i32);
   Tensor z = runTensorOp("zeros_like", {IValue(a), IValue()});

@@ -12,6 +12,7 @@
 #include "driver/input_binding.h"
 #include "driver/pipeline.h"
 #include "driver/program_loader.h"
+#include "driver/timed_run.h"
 #include "runtime_test_util.h"
 
 namespace stitch::rtest {
@@ -46,6 +47,23 @@ inline Compiled compileProgram(const std::string& source, const std::string& fn,
   eo.threads = 1 + (int)(rng()() % 3);
   c.exe = Executable::build(*c.result.graph, std::move(c.result.code), eo);
   return c;
+}
+
+// Runs the executable and the reference interpreter (on the parsed program)
+// on fresh copies of `inputs`; compares the outputs and the inputs as each
+// left them (written-back inputs included). Returns the run's statistics.
+inline RunStats expectAgreesWithInterpreter(Compiled& c, const IValueList& inputs,
+                                            double tol = 1e-6) {
+  IValueList mine = cloneInputs(inputs);
+  RunStats stats;
+  IValueList got = c.exe->run(mine, &stats);
+  applyWriteBack(c.result.writeBack, mine, got);
+  IValueList theirs = cloneInputs(inputs);
+  IValueList want = interpret(*c.result.parsed, theirs);
+  expectSameOutputs(got, want, tol);
+  SCOPED_TRACE("inputs after the run");
+  expectSameOutputs(mine, theirs, tol);
+  return stats;
 }
 
 }  // namespace stitch::rtest

@@ -31,18 +31,7 @@ class PipelinePrograms : public ::testing::Test {
   // Runs both on fresh copies of `inputs`; compares outputs and the inputs
   // as the program left them. Returns the run's kernel calls.
   int64_t expectAgrees(Compiled& c, const IValueList& inputs, double tol = 1e-5) {
-    IValueList mine = cloneInputs(inputs);
-    RunStats stats;
-    IValueList got = c.exe->run(mine, &stats);
-    applyWriteBack(c.result.writeBack, mine, got);
-    IValueList theirs = cloneInputs(inputs);
-    IValueList want = interpret(*c.result.parsed, theirs);
-    expectSameOutputs(got, want, tol);
-    {
-      SCOPED_TRACE("inputs after the run");
-      expectSameOutputs(mine, theirs, tol);
-    }
-    return stats.kernelCalls;
+    return expectAgreesWithInterpreter(c, inputs, tol).kernelCalls;
   }
 };
 

@@ -177,6 +177,21 @@ def f(a: torch.Tensor, b: torch.Tensor):
   }
 }
 
+TEST(KernelPlanner, LargeContractionsArePredefinedSmallOnesGenerated) {
+  auto g = parseGraph(R"(graph f(%a : f32[64,80], %b : f32[80,96], %c : f32[4,32], %d : f32[32,8]):
+  %big : f32[64,96] = mm(%a, %b)
+  %small : f32[4,8] = mm(%c, %d)
+  return (%big, %small)
+)");
+  KernelGraph kg = planKernels(*g);
+  ASSERT_EQ(kg.kernels.size(), 2u);
+  EXPECT_EQ(kg.kernels[0].kind, KernelKind::Contraction);  // 64*96*80 multiply-adds
+  EXPECT_EQ(kg.kernels[0].nodes.size(), 1u);
+  EXPECT_EQ(kg.kernels[0].inputs.size(), 2u);
+  EXPECT_EQ(kg.kernels[1].kind, KernelKind::GraphDefined);  // 4*8*32
+  EXPECT_NE(printKernelGraph(kg).find("contraction"), std::string::npos);
+}
+
 TEST(KernelPlanner, SameDtypeConversionAliasesAndStaysHost) {
   auto g = parseGraph(R"(graph f(%x : f32[4]):
   %t : dtype = prim.constant[value=f32]()
