@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 
 #include "codegen/text_cat.h"
 #include "common/error.h"
@@ -35,34 +36,48 @@ std::string one(DType t) { return std::string("(") + cTypeName(t) + ")1"; }
   throw InternalError(errorMessage("no C rendering of ", aluOpName(op), " on ", dtypeName(t)));
 }
 
+// The <math.h> function computing a float-only unary op, or null.
+const char* libmUnary(AluOp op) {
+  switch (op) {
+    case AluOp::Exp: return "exp";
+    case AluOp::Exp2: return "exp2";
+    case AluOp::Expm1: return "expm1";
+    case AluOp::Log: return "log";
+    case AluOp::Log2: return "log2";
+    case AluOp::Log1p: return "log1p";
+    case AluOp::Sqrt: return "sqrt";
+    case AluOp::Sin: return "sin";
+    case AluOp::Cos: return "cos";
+    case AluOp::Tan: return "tan";
+    case AluOp::Asin: return "asin";
+    case AluOp::Acos: return "acos";
+    case AluOp::Atan: return "atan";
+    case AluOp::Sinh: return "sinh";
+    case AluOp::Cosh: return "cosh";
+    case AluOp::Tanh: return "tanh";
+    case AluOp::Erf: return "erf";
+    default: return nullptr;
+  }
+}
+
+// The prelude helper computing a float-only unary op, if one does.
+std::optional<PreludeFn> preludeUnary(AluOp op) {
+  switch (op) {
+    case AluOp::Sigmoid: return PreludeFn::Sigmoid;
+    case AluOp::Silu: return PreludeFn::Silu;
+    case AluOp::GeluErf: return PreludeFn::GeluErf;
+    case AluOp::GeluTanh: return PreludeFn::GeluTanh;
+    default: return std::nullopt;
+  }
+}
+
 // Transcendental and other float-only unary ops; empty when `op` is not one.
 std::string floatUnary(AluOp op, DType t, const std::string& x, CPrelude& prelude) {
-  switch (op) {
-    case AluOp::Exp: return mathFn("exp", t) + "(" + x + ")";
-    case AluOp::Exp2: return mathFn("exp2", t) + "(" + x + ")";
-    case AluOp::Expm1: return mathFn("expm1", t) + "(" + x + ")";
-    case AluOp::Log: return mathFn("log", t) + "(" + x + ")";
-    case AluOp::Log2: return mathFn("log2", t) + "(" + x + ")";
-    case AluOp::Log1p: return mathFn("log1p", t) + "(" + x + ")";
-    case AluOp::Sqrt: return mathFn("sqrt", t) + "(" + x + ")";
-    case AluOp::Rsqrt: return one(t) + " / " + mathFn("sqrt", t) + "(" + x + ")";
-    case AluOp::Reciprocal: return one(t) + " / " + x;
-    case AluOp::Sin: return mathFn("sin", t) + "(" + x + ")";
-    case AluOp::Cos: return mathFn("cos", t) + "(" + x + ")";
-    case AluOp::Tan: return mathFn("tan", t) + "(" + x + ")";
-    case AluOp::Asin: return mathFn("asin", t) + "(" + x + ")";
-    case AluOp::Acos: return mathFn("acos", t) + "(" + x + ")";
-    case AluOp::Atan: return mathFn("atan", t) + "(" + x + ")";
-    case AluOp::Sinh: return mathFn("sinh", t) + "(" + x + ")";
-    case AluOp::Cosh: return mathFn("cosh", t) + "(" + x + ")";
-    case AluOp::Tanh: return mathFn("tanh", t) + "(" + x + ")";
-    case AluOp::Erf: return mathFn("erf", t) + "(" + x + ")";
-    case AluOp::Sigmoid: return prelude.use(PreludeFn::Sigmoid, t) + "(" + x + ")";
-    case AluOp::Silu: return prelude.use(PreludeFn::Silu, t) + "(" + x + ")";
-    case AluOp::GeluErf: return prelude.use(PreludeFn::GeluErf, t) + "(" + x + ")";
-    case AluOp::GeluTanh: return prelude.use(PreludeFn::GeluTanh, t) + "(" + x + ")";
-    default: return "";  // not a float-only op: the caller handles it
-  }
+  if (const char* fn = libmUnary(op)) return mathFn(fn, t) + "(" + x + ")";
+  if (auto helper = preludeUnary(op)) return prelude.use(*helper, t) + "(" + x + ")";
+  if (op == AluOp::Rsqrt) return one(t) + " / " + mathFn("sqrt", t) + "(" + x + ")";
+  if (op == AluOp::Reciprocal) return one(t) + " / " + x;
+  return "";  // not a float-only op: the caller handles it
 }
 
 std::string unaryExpr(AluOp op, DType t, const std::string& x, CPrelude& prelude) {

@@ -77,18 +77,8 @@ class Interpreter {
     IValueList carried;
     for (size_t i = 2; i < ins.size(); ++i) carried.push_back(lookup(ins[i]));
     const Block* body = node->block(0);
-    for (int64_t iter = 0; iter < maxTrip && cond; ++iter) {
-      IValueList params;
-      params.reserve(carried.size() + 1);
-      params.emplace_back(iter);
-      for (IValue& c : carried) params.push_back(std::move(c));
-      IValueList rets = runBlock(body, params);
-      STITCH_ASSERT(rets.size() == carried.size() + 1, "prim.loop body returns ", rets.size(),
-                    " values for ", carried.size(), " carried");
-      cond = rets[0].toBool();
-      for (size_t i = 0; i < carried.size(); ++i) carried[i] = std::move(rets[i + 1]);
-    }
-    bindOutputs(node, std::move(carried));
+    bindOutputs(node, runLoopIterations(maxTrip, cond, std::move(carried),
+                                        [&](IValueList params) { return runBlock(body, params); }));
   }
 
   void runIf(const Node* node) {
@@ -100,6 +90,22 @@ class Interpreter {
 };
 
 }  // namespace
+
+IValueList runLoopIterations(int64_t maxTrip, bool cond, IValueList carried,
+                             const std::function<IValueList(IValueList params)>& body) {
+  for (int64_t iter = 0; iter < maxTrip && cond; ++iter) {
+    IValueList params;
+    params.reserve(carried.size() + 1);
+    params.emplace_back(iter);
+    for (IValue& c : carried) params.push_back(std::move(c));
+    IValueList rets = body(std::move(params));
+    STITCH_ASSERT(rets.size() == carried.size() + 1, "prim.loop body returns ", rets.size(),
+                  " values for ", carried.size(), " carried");
+    cond = rets[0].toBool();
+    for (size_t i = 0; i < carried.size(); ++i) carried[i] = std::move(rets[i + 1]);
+  }
+  return carried;
+}
 
 IValueList interpret(const Graph& graph, const IValueList& inputs, const InterpOptions& options) {
   if (inputs.size() != graph.inputs().size()) {

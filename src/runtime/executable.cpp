@@ -7,6 +7,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "interp/interpreter.h"
 #include "runtime/buffer_pool.h"
 #include "runtime/copy_kernels.h"
 #include "runtime/host_ops.h"
@@ -210,18 +211,9 @@ class ProgramRun {
       env_.erase(it);
     }
     const Block* body = node->block(0);
-    for (int64_t iter = 0; iter < maxTrip && cond; ++iter) {
-      IValueList params;
-      params.reserve(carried.size() + 1);
-      params.emplace_back(iter);
-      for (IValue& c : carried) params.push_back(std::move(c));
-      IValueList rets = runBlock(body, std::move(params));
-      STITCH_ASSERT(rets.size() == carried.size() + 1, "prim.loop body returns ", rets.size(),
-                    " values for ", carried.size(), " carried");
-      cond = rets[0].toBool();
-      for (size_t i = 0; i < carried.size(); ++i) carried[i] = std::move(rets[i + 1]);
-    }
-    bindOutputs(node, std::move(carried));
+    bindOutputs(node, runLoopIterations(maxTrip, cond, std::move(carried), [&](IValueList params) {
+                  return runBlock(body, std::move(params));
+                }));
   }
 
   void runIf(const Node* node) {

@@ -7,6 +7,7 @@
 #include <type_traits>
 
 #include "common/error.h"
+#include "interp/dtype_dispatch.h"  // header-only, like scalar_math.h
 #include "interp/scalar_math.h"  // header-only: the interpreter's element semantics
 
 namespace stitch {
@@ -17,18 +18,6 @@ struct Val {
   double f = 0;
   int64_t i = 0;
 };
-
-template <typename F>
-decltype(auto) dispatch(DType t, F&& f) {
-  switch (t) {
-    case DType::b8: return f.template operator()<bool>();
-    case DType::i32: return f.template operator()<int32_t>();
-    case DType::i64: return f.template operator()<int64_t>();
-    case DType::f32: return f.template operator()<float>();
-    case DType::f64: return f.template operator()<double>();
-  }
-  return f.template operator()<double>();
-}
 
 template <typename T>
 T as(Val v, DType src) {
@@ -238,7 +227,7 @@ class Evaluator {
       case TOp::Cast: {
         DType src = tg_.node(n.args[0]).dtype;
         Val x = eval(n.args[0]);
-        return dispatch(n.dtype, [&]<typename T>() { return make<T>(as<T>(x, src)); });
+        return dispatchDType(n.dtype, [&]<typename T>() { return make<T>(as<T>(x, src)); });
       }
       case TOp::Alu: return alu(n);
       case TOp::Reduce: return reduce(n);
@@ -252,7 +241,7 @@ class Evaluator {
     STITCH_ASSERT(at >= 0 && at < b.numel, "evaluator: load of input ", n.index, " at ", at,
                   " outside its ", b.numel, " elements");
     STITCH_ASSERT(b.dtype == n.dtype, "evaluator: load dtype differs from the buffer's");
-    return dispatch(b.dtype, [&]<typename T>() { return make<T>(static_cast<const T*>(b.data)[at]); });
+    return dispatchDType(b.dtype, [&]<typename T>() { return make<T>(static_cast<const T*>(b.data)[at]); });
   }
 
   Val alu(const TNode& n) {
@@ -266,17 +255,17 @@ class Evaluator {
     }
     DType in = tg_.node(n.args[0]).dtype;
     if (aluOpArity(n.alu) == 1) {
-      return dispatch(in, [&]<typename T>() {
+      return dispatchDType(in, [&]<typename T>() {
         T r = unaryOp<T>(n.alu, as<T>(a[0], in));
-        return dispatch(n.dtype, [&]<typename U>() { return make<U>(static_cast<U>(r)); });
+        return dispatchDType(n.dtype, [&]<typename U>() { return make<U>(static_cast<U>(r)); });
       });
     }
     DType in2 = tg_.node(n.args[1]).dtype;
-    return dispatch(in, [&]<typename T>() {
+    return dispatchDType(in, [&]<typename T>() {
       T x = as<T>(a[0], in), y = as<T>(a[1], in2);
       if (isCompare(n.alu)) return make<bool>(compareOp<T>(n.alu, x, y));
       T r = binaryOp<T>(n.alu, x, y);
-      return dispatch(n.dtype, [&]<typename U>() { return make<U>(static_cast<U>(r)); });
+      return dispatchDType(n.dtype, [&]<typename U>() { return make<U>(static_cast<U>(r)); });
     });
   }
 
@@ -288,7 +277,7 @@ class Evaluator {
       total *= extents.back();
     }
     DType acc = n.dtype, bodyType = tg_.node(n.args[0]).dtype;
-    return dispatch(acc, [&]<typename T>() {
+    return dispatchDType(acc, [&]<typename T>() {
       T s = n.reduce == ReduceOp::Prod ? T(1) : T(0);
       for (int64_t k = 0; k < total; ++k) {
         int64_t rest = k;
@@ -336,7 +325,7 @@ void evaluateThreadGraph(const Kernel& kernel, const std::vector<HostBuffer>& ou
       STITCH_ASSERT(out.numel == count, "evaluator: output buffer size");
       DType src = tg.node(s.value).dtype;
       Val v = ev.eval(s.value);
-      dispatch(out.dtype, [&]<typename T>() {
+      dispatchDType(out.dtype, [&]<typename T>() {
         static_cast<T*>(out.data)[e] = as<T>(v, src);
         return 0;
       });
