@@ -71,8 +71,21 @@ std::optional<PreludeFn> preludeUnary(AluOp op) {
   }
 }
 
+// The f32 ops that common/float_math.h computes (vectorizable, and the
+// interpreter's own bits).
+std::optional<PreludeFn> floatMathUnary(AluOp op) {
+  switch (op) {
+    case AluOp::Exp: return PreludeFn::Exp;
+    case AluOp::Exp2: return PreludeFn::Exp2;
+    case AluOp::Expm1: return PreludeFn::Expm1;
+    case AluOp::Tanh: return PreludeFn::Tanh;
+    default: return std::nullopt;
+  }
+}
+
 // Transcendental and other float-only unary ops; empty when `op` is not one.
 std::string floatUnary(AluOp op, DType t, const std::string& x, CPrelude& prelude) {
+  if (auto fn = floatMathUnary(op); fn && t == DType::f32) return prelude.use(*fn, t) + "(" + x + ")";
   if (const char* fn = libmUnary(op)) return mathFn(fn, t) + "(" + x + ")";
   if (auto helper = preludeUnary(op)) return prelude.use(*helper, t) + "(" + x + ")";
   if (op == AluOp::Rsqrt) return one(t) + " / " + mathFn("sqrt", t) + "(" + x + ")";

@@ -18,6 +18,7 @@ std::string substitute(std::string code, DType dtype, const std::string& name) {
       {"$S", dtypeSuffix(dtype)},
       {"$F", f32 ? "f" : ""},
       {"$N", name},
+      {"$H", f32 ? "stitch_tanh_f32" : "tanh"},
   };
   for (const auto& [from, to] : subs) {
     for (size_t pos = code.find(from); pos != std::string::npos; pos = code.find(from, pos + to.size()))
@@ -88,10 +89,11 @@ const char* kSigmoid = "static inline $T $N($T x) { return ($T)1 / (($T)1 + exp$
 // rounded to $T the way the interpreter rounds them.
 const char* kGeluErf =
     "static inline $T $N($T x) { return x * ($T)0.5 * (($T)1 + erf$F(x * ($T)0.70710678118654752440)); }\n";
+// $H is the tanh the interpreter calls: float_math.h's for f32, libm's for f64.
 const char* kGeluTanh = R"(static inline $T $N($T x) {
   const $T beta = ($T)(1.41421356237309504880 * 1.12837916709551257390 * 0.5), kappa = ($T)0.044715;
   $T inner = beta * (x + kappa * x * x * x);
-  return ($T)0.5 * x * (($T)1 + tanh$F(inner));
+  return ($T)0.5 * x * (($T)1 + $H(inner));
 }
 )";
 
@@ -106,6 +108,10 @@ const char* fnName(PreludeFn fn) {
     case PreludeFn::Silu: return "silu";
     case PreludeFn::GeluErf: return "gelu_erf";
     case PreludeFn::GeluTanh: return "gelu_tanh";
+    case PreludeFn::Exp: return "exp";
+    case PreludeFn::Exp2: return "exp2";
+    case PreludeFn::Expm1: return "expm1";
+    case PreludeFn::Tanh: return "tanh";
   }
   return "?";
 }
@@ -123,6 +129,10 @@ const char* helperCode(PreludeFn fn, DType dtype) {
     case PreludeFn::Silu: return isFloat ? "static inline $T $N($T x) { return x * stitch_sigmoid_$S(x); }\n" : nullptr;
     case PreludeFn::GeluErf: return isFloat ? kGeluErf : nullptr;
     case PreludeFn::GeluTanh: return isFloat ? kGeluTanh : nullptr;
+    case PreludeFn::Exp:
+    case PreludeFn::Exp2:
+    case PreludeFn::Expm1:
+    case PreludeFn::Tanh: return nullptr;  // float_math.h only
   }
   return nullptr;
 }
@@ -151,11 +161,37 @@ const char* dtypeSuffix(DType dtype) {
   return "?";
 }
 
+bool usesFloatMath(PreludeFn fn, DType dtype) {
+  if (dtype != DType::f32) return false;
+  switch (fn) {
+    case PreludeFn::Exp:
+    case PreludeFn::Exp2:
+    case PreludeFn::Expm1:
+    case PreludeFn::Tanh:
+    case PreludeFn::Sigmoid:
+    case PreludeFn::Silu: return true;
+    case PreludeFn::FloorDiv:
+    case PreludeFn::Remainder:
+    case PreludeFn::Max:
+    case PreludeFn::Min:
+    case PreludeFn::Pow:
+    case PreludeFn::GeluErf:
+    case PreludeFn::GeluTanh: return false;
+  }
+  return false;
+}
+
 std::string CPrelude::use(PreludeFn fn, DType dtype) {
+  std::string name = std::string("stitch_") + fnName(fn) + "_" + dtypeSuffix(dtype);
+  // float_math.h defines its functions under these same names.
+  if (usesFloatMath(fn, dtype)) {
+    add("float_math.h", kFloatMathC);
+    return name;
+  }
   const char* code = helperCode(fn, dtype);
   STITCH_ASSERT(code, "no C helper ", fnName(fn), " for ", dtypeName(dtype));
   if (fn == PreludeFn::Silu) use(PreludeFn::Sigmoid, dtype);
-  std::string name = std::string("stitch_") + fnName(fn) + "_" + dtypeSuffix(dtype);
+  if (fn == PreludeFn::GeluTanh && dtype == DType::f32) add("float_math.h", kFloatMathC);
   add(name, substitute(code, dtype, name));
   return name;
 }

@@ -1,9 +1,13 @@
 // The C helpers that generated kernels call for element ops with no
 // one-line C expression: Python floor division and remainder, NaN-propagating
-// max/min, integer powers, sigmoid / silu / gelu, and float-to-int
-// conversion. Each is written to compute exactly what the reference
-// interpreter computes (interp/scalar_math.h, interp/elementwise_*.cpp).
-// A translation unit gets only the helpers its kernels use.
+// max/min, integer powers, sigmoid / silu / gelu, float-to-int conversion,
+// and f32 exp / exp2 / expm1 / tanh / sigmoid / silu. Each is written to
+// compute exactly what the reference interpreter computes
+// (interp/scalar_math.h, interp/elementwise_*.cpp); the f32 transcendentals
+// are common/float_math.h itself, embedded as text at build time, so a loop
+// calling them vectorizes (a libm call would not) and gives the
+// interpreter's bits. A translation unit gets only the helpers its kernels
+// use.
 #pragma once
 #include <string>
 #include <vector>
@@ -12,7 +16,10 @@
 
 namespace stitch {
 
-enum class PreludeFn : uint8_t { FloorDiv, Remainder, Max, Min, Pow, Sigmoid, Silu, GeluErf, GeluTanh };
+enum class PreludeFn : uint8_t {
+  FloorDiv, Remainder, Max, Min, Pow, Sigmoid, Silu, GeluErf, GeluTanh,
+  Exp, Exp2, Expm1, Tanh,  // f32 only (f64 calls <math.h>)
+};
 
 class CPrelude {
  public:
@@ -29,6 +36,12 @@ class CPrelude {
   std::vector<std::string> names_;
   std::string text_;
 };
+
+// Whether `fn` on `dtype` comes from common/float_math.h.
+bool usesFloatMath(PreludeFn fn, DType dtype);
+
+// The text of common/float_math.h (generated at build time).
+extern const char kFloatMathC[];
 
 const char* cTypeName(DType dtype);  // "float", "int64_t", "uint8_t" (bool) ...
 const char* dtypeSuffix(DType dtype);  // "f32", "i64", "b8" ...

@@ -1,5 +1,6 @@
 #include "codegen/c_renderer.h"
 
+#include <algorithm>
 #include <set>
 
 #include "codegen/c_expr.h"
@@ -13,7 +14,30 @@ namespace stitch {
 
 namespace {
 
-constexpr int64_t kMaxLocalBytes = 256 * 1024;
+// Block-local buffers up to this size are stack arrays of the thread running
+// the block; larger ones live in a per-thread scratch arena (kArenaC) at the
+// offset the kernel planner gave them (DEFINE_LOCAL's arg).
+constexpr int64_t kMaxStackLocalBytes = 64 * 1024;
+
+// A per-thread arena that grows to the largest size a kernel asks for and
+// is kept for the thread's later blocks and calls.
+constexpr const char* kArenaC = R"(#include <stdlib.h>
+static _Thread_local char* stitch_arena_base;
+static _Thread_local int64_t stitch_arena_bytes;
+static inline char* stitch_arena(int64_t bytes) {
+  if (bytes > stitch_arena_bytes) {
+    free(stitch_arena_base);
+    stitch_arena_base = (char*)malloc((size_t)bytes);
+    if (!stitch_arena_base) abort();
+    stitch_arena_bytes = bytes;
+  }
+  return stitch_arena_base;
+}
+)";
+
+int64_t localBytes(const UOp& u) { return u.ival * (int64_t)dtypeSize(u.dtype); }
+
+bool inArena(const UOp& u) { return u.kind == UOpKind::DefineLocal && localBytes(u) > kMaxStackLocalBytes; }
 
 std::string orDefault(const std::string& name, const std::string& fallback) {
   return name.empty() ? fallback : name;
@@ -30,8 +54,29 @@ class KernelWriter {
     return false;
   }
 
+  // Whether the kernel keeps a buffer in the scratch arena.
+  static bool usesArena(const KernelUOps& kernel) {
+    for (const UOp& u : kernel.uops.uops())
+      if (inArena(u)) return true;
+    return false;
+  }
+
+  // Whether the kernel has scratch shared by all blocks (a DEFINE_LOCAL
+  // before the grid) and so allocates it per call.
+  static bool hasSharedScratch(const KernelUOps& kernel) {
+    for (const UOp& u : kernel.uops.uops()) {
+      if (u.kind == UOpKind::Special) return false;
+      if (u.kind == UOpKind::DefineLocal) return true;
+    }
+    return false;
+  }
+
   std::string render() {
     const std::vector<UOp>& uops = kernel_.uops.uops();
+    for (const UOp& u : uops) {
+      if (u.kind == UOpKind::DefineGlobal) globals_ = std::max<int64_t>(globals_, u.arg + 1);
+      if (inArena(u)) arenaBytes_ = std::max(arenaBytes_, u.arg + localBytes(u));
+    }
     refs_.assign(uops.size(), "");
     const bool grid = gridKernel_ = hasGrid(kernel_);
     const std::string signature = "(void* const* bufs, const stitch_scalar* params, ";
@@ -49,18 +94,35 @@ class KernelWriter {
       close(UOpKind::Special);
     }
     out_ += "}\n";
-    if (grid) {
+    if (grid && shared_.empty() && !after_) {
       out_ += cat("void ", kernel_.name, signature, "int64_t threads) {\n");
       out_ += cat("  stitch_run_blocks(", kernel_.name, "_blocks, bufs, params, ", std::to_string(gridCount_),
                   ", threads);\n}\n");
+    } else if (grid) {
+      // Scratch shared by the blocks after the caller's buffers; the part
+      // after the grid runs once all blocks are done.
+      const std::string n = std::to_string(globals_);
+      out_ += cat("void ", kernel_.name, signature, "int64_t threads) {\n");
+      out_ += cat("  void* all[", std::to_string(globals_ + (int64_t)shared_.size()), "];\n");
+      out_ += cat("  for (int64_t i = 0; i < ", n, "; ++i) all[i] = bufs[i];\n");
+      for (size_t j = 0; j < shared_.size(); ++j)
+        out_ += cat("  if (!(all[", n, " + ", std::to_string(j), "] = malloc(", std::to_string(std::max<int64_t>(shared_[j], 1)),
+                    "))) abort();\n");
+      out_ += cat("  stitch_run_blocks(", kernel_.name, "_blocks, all, params, ", std::to_string(gridCount_),
+                  ", threads);\n");
+      if (after_) out_ += cat("  ", kernel_.name, "_after(all, params);\n");
+      for (size_t j = 0; j < shared_.size(); ++j) out_ += cat("  free(all[", n, " + ", std::to_string(j), "]);\n");
+      out_ += "}\n";
     }
     return out_;
   }
 
  private:
   void line(const std::string& text) {
-    out_.append(2 * (scopes_.size() + 1), ' ');
-    out_ += text + "\n";
+    std::string l(2 * (scopes_.size() + 1), ' ');
+    l += text + "\n";
+    out_ += l;
+    if (!sawGrid_) preamble_ += l;  // repeated at the start of the part after the grid
   }
   void open(int id, UOpKind kind, const std::string& text) {
     line(text);
@@ -127,12 +189,23 @@ class KernelWriter {
         return;
       }
       case UOpKind::DefineLocal:
+        STITCH_ASSERT(u.ival >= 0 && u.arg >= 0, "kernel ", kernel_.name, ": block-local buffer of ", u.ival,
+                      " elements at ", u.arg);
+        refs_[id] = orDefault(u.name, cat("local", std::to_string(id)));
+        if (gridKernel_ && !sawGrid_) {  // shared by the blocks: allocated by the caller
+          line(cat(type(u.dtype), "* restrict ", refs_[id], " = (", type(u.dtype), "*)bufs[",
+                   std::to_string(globals_ + (int64_t)shared_.size()), "];"));
+          shared_.push_back(localBytes(u));
+          return;
+        }
+        if (inArena(u)) {
+          line(cat(type(u.dtype), "* restrict ", refs_[id], " = (", type(u.dtype), "*)(stitch_arena(",
+                   std::to_string(arenaBytes_), ") + ", std::to_string(u.arg), ");"));
+          return;
+        }
         // On the stack of the thread running the block; kept well under the
         // worker threads' stack size.
-        STITCH_ASSERT(u.ival >= 0 && u.ival * (int64_t)dtypeSize(u.dtype) <= kMaxLocalBytes, "kernel ",
-                      kernel_.name, ": block-local buffer of ", u.ival, " elements is too large");
-        refs_[id] = orDefault(u.name, cat("local", std::to_string(id)));
-        line(cat(type(u.dtype), " ", refs_[id], "[", std::to_string(u.ival), "];"));
+        line(cat(type(u.dtype), " ", refs_[id], "[", std::to_string(std::max<int64_t>(u.ival, 1)), "];"));
         return;
       case UOpKind::DefineAcc:
         refs_[id] = cat("acc", std::to_string(id));
@@ -163,7 +236,18 @@ class KernelWriter {
                                 ref(u.src.at(1)), "; ++", i, ") {"));
         return;
       }
-      case UOpKind::EndLoop: close(UOpKind::Loop); return;
+      case UOpKind::EndLoop:
+        if (!scopes_.empty() && scopes_.back() == UOpKind::Special && scopeIds_.size() == 1) {
+          // The end of the grid: what follows runs once, after every block.
+          STITCH_ASSERT(!after_, "kernel ", kernel_.name, " closes its grid twice");
+          close(UOpKind::Special);
+          after_ = true;
+          out_ += cat("}\nstatic void ", kernel_.name, "_after(void* const* bufs, const stitch_scalar* params) {\n",
+                      preamble_);
+          return;
+        }
+        close(UOpKind::Loop);
+        return;
       case UOpKind::If: open(id, UOpKind::If, cat("if (", ref(u.src.at(0)), ") {")); return;
       case UOpKind::EndIf: close(UOpKind::If); return;
       case UOpKind::Load:
@@ -203,6 +287,11 @@ class KernelWriter {
   bool gridKernel_ = false;        // the kernel has a SPECIAL
   bool sawGrid_ = false;           // the first SPECIAL has been emitted
   int64_t gridCount_ = 0;          // its extent
+  int64_t arenaBytes_ = 0;         // scratch arena the kernel's large buffers need
+  int64_t globals_ = 0;            // buffer slots the caller passes
+  std::vector<int64_t> shared_;    // bytes of each scratch shared by the blocks
+  bool after_ = false;             // the grid was closed: code after it runs once
+  std::string preamble_;           // definitions before the grid
   std::string out_;
 };
 
@@ -212,15 +301,16 @@ std::string renderC(const std::vector<KernelUOps>& kernels) {
   CPrelude prelude;
   std::string bodies;
   std::set<std::string> names;
-  bool anyGrid = false;
+  bool anyGrid = false, anyArena = false;
   for (const KernelUOps& kernel : kernels) {
     STITCH_ASSERT(names.insert(kernel.name).second, "two kernels named ", kernel.name);
     anyGrid |= KernelWriter::hasGrid(kernel);
+    anyArena |= KernelWriter::usesArena(kernel) || KernelWriter::hasSharedScratch(kernel);
     bodies += "\n";
     bodies += KernelWriter(kernel, prelude).render();
   }
   std::string helpers = prelude.text();
-  return cat(kKernelAbiC, "#include <math.h>\n", anyGrid ? kParallelBlocksC : "",
+  return cat(kKernelAbiC, "#include <math.h>\n", anyGrid ? kParallelBlocksC : "", anyArena ? kArenaC : "",
              helpers.empty() ? "" : "\n", helpers, bodies);
 }
 

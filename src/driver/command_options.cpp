@@ -53,7 +53,7 @@ RunOptions parseRunOptions(const std::vector<std::string>& args) {
   static const std::vector<OptionDef> defs = {
       {"fn"},           {"input", true, true}, {"inputs"}, {"outputs"},
       {"mode"},         {"stage"},             {"check", false}, {"bench"},
-      {"seed"},         {"threads"},           {"json", false},
+      {"seed"},         {"threads"},           {"json", false},   {"tune", false},
   };
   ParsedOptions parsed = parseOptions(args, defs, "run");
   RunOptions o;
@@ -80,6 +80,9 @@ RunOptions parseRunOptions(const std::vector<std::string>& args) {
   if (parsed.has("threads"))
     o.threads = (int)parseIntegerOption("threads", parsed.get("threads"), 1, kMaxThreads);
   o.json = parsed.has("json");
+  o.tune = parsed.has("tune");
+  if (o.tune && o.mode != RunMode::Compiled)
+    throw UserError("--tune applies to --mode compiled (it measures the kernels' schedules)");
   if (parsed.has("inputs") && o.inputsFile.empty()) throw UserError("--inputs needs a file name");
   if (parsed.has("outputs") && o.outputsFile.empty()) throw UserError("--outputs needs a file name");
   return o;

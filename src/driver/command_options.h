@@ -28,6 +28,7 @@ struct RunOptions {
   uint64_t seed = 0;
   int threads = 0;  // 0: OpenMP's default (kernels and host ops alike)
   bool json = false;
+  bool tune = false;  // measure the schedule candidates (compiled mode only)
 };
 
 struct DumpOptions {

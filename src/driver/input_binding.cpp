@@ -29,15 +29,22 @@ const char* literalKindName(LiteralKind k) {
 bool literalIsTrue(const std::string& text) { return text == "true" || text == "True"; }
 
 // A bound input: its value (None while only types are wanted for a random
-// tensor) and its concrete type.
+// tensor), its concrete type and, for a list, its elements' types.
 struct Bound {
   IValue value;
   TypePtr type;
+  std::optional<std::vector<TypePtr>> elements = std::nullopt;
 };
 
 Bound known(IValue v) {
   TypePtr t = typeOfValue(v);
   return {std::move(v), std::move(t)};
+}
+
+std::vector<TypePtr> elementTypes(const IValue& list) {
+  std::vector<TypePtr> types;
+  for (const IValue& e : list.toList()) types.push_back(typeOfValue(e));
+  return types;
 }
 
 class Binder {
@@ -80,7 +87,9 @@ class Binder {
     if (!fromFile) return std::nullopt;
     // An empty list's element type comes from the annotation.
     bool emptyList = fromFile->isList() && fromFile->toList().empty();
-    return Bound{*fromFile, emptyList ? type : typeOfValue(*fromFile)};
+    Bound b{*fromFile, emptyList ? type : typeOfValue(*fromFile)};
+    if (fromFile->isList()) b.elements = elementTypes(*fromFile);
+    return b;
   }
 
   [[noreturn]] void mismatch(const std::string& what, const TypePtr& type,
@@ -130,12 +139,15 @@ class Binder {
       mismatch(what, type, errorMessage("'", spec.str(), "' (give a list like [f32[2],f32[3]])"));
     IValueList elems;
     TypePtr elemType;
+    std::vector<TypePtr> elemTypes;
     for (size_t i = 0; i < spec.elems.size(); ++i) {
       Bound e = fromSpec(errorMessage(what, "[", i, "]"), spec.elems[i], type->elem());
       elemType = elemType ? joinTypes(elemType, e.type) : e.type;
+      elemTypes.push_back(e.type);
       elems.push_back(std::move(e.value));
     }
-    return {IValue::list(std::move(elems)), Type::list(elemType ? elemType : type->elem())};
+    return {IValue::list(std::move(elems)), Type::list(elemType ? elemType : type->elem()),
+            std::move(elemTypes)};
   }
 
   Bound tupleFromSpec(const std::string& what, const InputSpec& spec, const TypePtr& type) {
@@ -253,6 +265,7 @@ BoundInputs bindInputs(const FunctionSignature& fn, const InputSources& sources)
       throw UserError(errorMessage("missing input '", name, "' (give --input ", name,
                                    "=SPEC or --inputs FILE)"));
     result.types.push_back(bound[i]->type);
+    result.listElements.push_back(std::move(bound[i]->elements));
     result.values.push_back(std::move(bound[i]->value));
   }
   return result;
@@ -264,6 +277,13 @@ std::vector<TypePtr> bindInputTypes(const FunctionSignature& fn, const InputSour
   for (size_t i = 0; i < bound.size(); ++i)
     types.push_back(bound[i] ? bound[i]->type : fn.argTypes.at(i));
   return types;
+}
+
+ListInputTypes bindListElementTypes(const FunctionSignature& fn, const InputSources& sources) {
+  std::vector<std::optional<Bound>> bound = Binder(fn, sources, true).bindAll();
+  ListInputTypes elements;
+  for (std::optional<Bound>& b : bound) elements.push_back(b ? std::move(b->elements) : std::nullopt);
+  return elements;
 }
 
 TypePtr typeOfValue(const IValue& value) {

@@ -18,6 +18,7 @@
 #include "driver/npz.h"
 #include "frontend/frontend.h"
 #include "interp/ivalue.h"
+#include "passes/specialize_lists.h"
 
 namespace stitch {
 
@@ -31,6 +32,10 @@ struct InputSources {
 struct BoundInputs {
   IValueList values;           // one per parameter
   std::vector<TypePtr> types;  // their concrete types, for shape inference
+  // Per parameter: a list's element types one by one (types[i] joins them:
+  // List[f32[?,4]]), nullopt for other parameters. For
+  // PipelineOptions::listInputs, so the pipeline specializes on the lists too.
+  ListInputTypes listElements;
 };
 
 // Every parameter must be given. Throws UserError.
@@ -38,6 +43,9 @@ BoundInputs bindInputs(const FunctionSignature& fn, const InputSources& sources)
 
 // For `dump`: parameters that are not given keep their annotation's type.
 std::vector<TypePtr> bindInputTypes(const FunctionSignature& fn, const InputSources& sources);
+// For `dump`: BoundInputs::listElements without allocating any tensor
+// (nullopt for parameters that are not given).
+ListInputTypes bindListElementTypes(const FunctionSignature& fn, const InputSources& sources);
 
 // The concrete type of a run-time value (tensor dtype and shape, list element type).
 TypePtr typeOfValue(const IValue& value);

@@ -9,7 +9,10 @@
 #include "passes/cse.h"
 #include "passes/dce.h"
 #include "passes/functionalize.h"
+#include "passes/parallel_map.h"
 #include "passes/shape_inference.h"
+#include "passes/specialize_lists.h"
+#include "passes/unroll.h"
 #include "runtime/code_plan.h"
 #include "ugraph/kernel_graph_printer.h"
 
@@ -58,13 +61,53 @@ void runCodePass(const char* name, PassLogger& logger, Pass pass, Print print) {
   logger.recordText(name, print, millisecondsSince(start));
 }
 
+// Shape inference again on a graph already typed once: what a pass made
+// more exact (a list's elements, unrolled iterations) reaches every value.
+void reinferShapes(Graph& g) {
+  std::vector<TypePtr> types;
+  for (const Value* in : g.inputs()) types.push_back(in->type());
+  inferShapes(g, types);
+}
+
 // Canonicalization and folding leave dead nodes and duplicates behind, so
 // cse and dce come last.
-void simplifiedStage(Graph& g, PassLogger& logger) {
+void simplifyPasses(Graph& g, PassLogger& logger) {
   runPass("canonicalize", g, logger, canonicalize);
   runPass("constant-folding", g, logger, foldConstants);
   runPass("cse", g, logger, eliminateCommonSubexpressions);
   runPass("dce", g, logger, eliminateDeadCode);
+}
+
+constexpr int kUnrollRounds = 3;
+
+// List inputs of known length become lists of exactly typed elements first,
+// so `len` folds and loops over them get constant trip counts; parallel-map
+// loops (independent iterations) with small constant trip counts are then
+// unrolled. After either, canonicalize takes elements out of the rebuilt
+// lists and shape inference gives what uses them their exact types before
+// the simplification runs (again).
+void simplifiedStage(Graph& g, const PipelineOptions& options, PassLogger& logger) {
+  bool specialized = false;
+  if (!options.listInputs.empty()) {
+    runPass("specialize-lists", g, logger,
+            [&](Graph& g) { specialized = specializeListInputs(g, options.listInputs); });
+  }
+  if (specialized) {
+    runPass("canonicalize", g, logger, canonicalize);
+    runPass("shape-inference", g, logger, reinferShapes);
+  }
+  simplifyPasses(g, logger);
+  // An outer loop can become a parallel map once its inner loops are
+  // unrolled (their appends then stand in its body), hence the rounds.
+  for (int round = 0; round < kUnrollRounds; ++round) {
+    runPass("parallel-map", g, logger, markParallelMaps);
+    bool unrolled = false;
+    runPass("unroll", g, logger, [&](Graph& g) { unrolled = unrollParallelMaps(g); });
+    if (!unrolled) return;
+    runPass("canonicalize", g, logger, canonicalize);
+    runPass("shape-inference", g, logger, reinferShapes);
+    simplifyPasses(g, logger);
+  }
 }
 
 }  // namespace
@@ -88,7 +131,7 @@ std::optional<Stage> stageFromName(std::string_view name) {
   return std::nullopt;
 }
 
-bool stageAvailable(Stage stage) { return stage != Stage::Fused; }
+bool stageAvailable(Stage) { return true; }
 
 std::string availableStageNames() {
   std::string names;
@@ -140,19 +183,23 @@ PipelineResult runPipeline(const SourceModule& module, const std::string& fn,
   result.opCounts[Stage::Functional] = countOps(*result.graph);
   if (options.last == Stage::Functional) return result;
 
-  if (result.functionalFallback.empty()) simplifiedStage(*result.graph, logger);
+  if (result.functionalFallback.empty()) simplifiedStage(*result.graph, options, logger);
   result.opCounts[Stage::Simplified] = countOps(*result.graph);
   if (options.last == Stage::Simplified) return result;
 
-  // Stage fused (not in this version): ops stay in the simplest groups the
-  // kernel planner forms itself.
-
-  // Stage ugraph: kernels over the graph. An imperative graph (refused by
-  // functionalization) keeps every op in a kernel of its own.
+  // Stage fused: groups of ops that become one kernel each, with their
+  // schedules. An imperative graph (refused by functionalization) keeps
+  // every op in a group of its own, so kernels run where the op stood.
   bool pure = result.functionalFallback.empty();
+  runCodePass(
+      "fuse", logger, [&] { result.fusion = fuseProgram(*result.graph, pure, options.threads); },
+      [&] { return printFusionPlan(result.fusion); });
+  if (options.last == Stage::Fused) return result;
+
+  // Stage ugraph: a kernel per group over the graph.
   CodePlan& code = result.code;
   runCodePass(
-      "plan-kernels", logger, [&] { code.kernels = planProgramKernels(*result.graph, pure); },
+      "plan-kernels", logger, [&] { code.kernels = planProgramKernels(*result.graph, pure, &result.fusion); },
       [&] { return printKernelGraph(code.kernels); });
   if (options.last == Stage::UGraph) return result;
 
@@ -172,8 +219,8 @@ std::string stageText(const PipelineResult& result, Stage stage) {
   switch (stage) {
     case Stage::Parsed:
     case Stage::Functional:
-    case Stage::Simplified:
-    case Stage::Fused: return printGraph(*result.graph);
+    case Stage::Simplified: return printGraph(*result.graph);
+    case Stage::Fused: return printFusionPlan(result.fusion);
     case Stage::UGraph: return printKernelGraph(result.code.kernels);
     case Stage::UOps: return printKernelUOps(result.code.uops);
     case Stage::Code: return result.code.source;

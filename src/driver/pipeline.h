@@ -5,8 +5,9 @@
 // Stages name the points where a user can stop and look (`--stage`):
 //   parsed      emit (source -> imperative Graph IR), shape inference
 //   functional  + functionalize (its sub-passes one by one)
-//   simplified  + dce, cse, constant folding, canonicalization
-//   fused       fusion with schedules (not in this version)
+//   simplified  + list specialization, canonicalization, constant folding, cse,
+//               dce, parallel-map marking and unrolling
+//   fused       + fuse: groups of ops with their schedules (fusion/fusion.h)
 //   ugraph      + plan-kernels: the kernel graph (kernels, block graphs)
 //   uops        + linearize: the uops of every graph-defined kernel
 //   code        + render-c: the C translation unit of the whole program
@@ -23,8 +24,10 @@
 #include "driver/graph_stats.h"
 #include "driver/pass_logger.h"
 #include "frontend/frontend.h"
+#include "fusion/fusion_plan.h"
 #include "ir/graph.h"
 #include "passes/functionalize.h"
+#include "passes/specialize_lists.h"
 #include "runtime/code_plan.h"
 
 namespace stitch {
@@ -44,6 +47,13 @@ struct PipelineOptions {
   Stage last = Stage::Parsed;   // stop after this stage
   bool keepSpecializationInput = false;  // keep the graph as emitted, before shape inference
   bool keepParsed = false;  // keep a copy of the graph after stage parsed
+  int threads = 2;  // the schedules are tuned for this many threads (0: all cores)
+  // Per parameter: the exact element types of a list input (its length and
+  // each element's type; input_binding.h's BoundInputs::listElements). Stage
+  // simplified then rebuilds the list from its elements with a run-time
+  // guard (passes/specialize_lists.h), so loops over it can be unrolled.
+  // Empty: lists keep their joined element type.
+  ListInputTypes listInputs;
 };
 
 struct PipelineResult {
@@ -57,6 +67,8 @@ struct PipelineResult {
   // From stage ugraph on: the kernels planned for `graph`, then their uops
   // (stage uops), then the C source (stage code). Refers to `graph`'s nodes.
   CodePlan code;
+  // From stage fused on: the groups the kernels are built from.
+  FusionPlan fusion;
   std::map<Stage, OpCounts> opCounts;  // after each stage that ran
   // From stage functional on: the graph returns the final values of the
   // inputs it wrote as extra outputs (see functionalize.h); a runtime copies

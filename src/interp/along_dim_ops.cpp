@@ -7,6 +7,7 @@
 
 #include "interp/dtype_dispatch.h"
 #include "interp/reduce_ops.h"
+#include "interp/unary_math.h"  // exp as the elementwise op (and kernels) compute it
 #include "ir/reduction_dtypes.h"
 #include "ir/shape_util.h"
 
@@ -40,7 +41,7 @@ void softmaxLine(const T* x, T* out, int64_t n, bool logSoftmax) {
   for (int64_t k = 0; k < n; ++k) mx = std::max(mx, x[k]);
   double sum = 0;
   for (int64_t k = 0; k < n; ++k) {
-    T e = std::exp(x[k] - mx);
+    T e = expOf(x[k] - mx);
     out[k] = e;
     sum += (double)e;
   }
@@ -69,7 +70,7 @@ void softmaxBlock(const T* x, T* out, const LineLayout& L, bool logSoftmax, std:
     const T* row = x + k * inner;
     T* orow = out + k * inner;
     for (int64_t j = 0; j < inner; ++j) {
-      T e = std::exp(row[j] - mx[j]);
+      T e = expOf(row[j] - mx[j]);
       orow[j] = e;
       sum[j] += (double)e;
     }

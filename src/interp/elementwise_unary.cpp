@@ -1,5 +1,7 @@
 // Unary elementwise ops. Float ops compute in the tensor's own precision
-// (float math for f32, double for f64), as PyTorch does.
+// (float math for f32, double for f64), as PyTorch does; f32 exp, exp2,
+// expm1, tanh, sigmoid and silu come from unary_math.h (shared with
+// generated kernels).
 #include <cmath>
 #include <functional>
 #include <map>
@@ -7,6 +9,7 @@
 
 #include "interp/elementwise_ops.h"
 #include "interp/scalar_math.h"
+#include "interp/unary_math.h"
 
 namespace stitch {
 
@@ -26,11 +29,6 @@ UnaryImpl unary(Make make) {
   {name, unary<TypeSet::Floating>([]<typename T>() { return [](T x) -> T { return expr; }; })}
 
 template <typename T>
-T sigmoidOf(T x) {
-  return T(1) / (T(1) + std::exp(-x));
-}
-
-template <typename T>
 T absOf(T x) {
   if constexpr (kWrapping<T>) return x < 0 ? wrapNeg(x) : x;
   else return std::abs(x);
@@ -44,22 +42,22 @@ T signOf(T x) {
 
 const std::map<std::string, UnaryImpl>& unaryTable() {
   static const std::map<std::string, UnaryImpl> table = {
-      STITCH_FLOAT_UNARY("exp", std::exp(x)),
+      STITCH_FLOAT_UNARY("exp", expOf(x)),
       STITCH_FLOAT_UNARY("log", std::log(x)),
       STITCH_FLOAT_UNARY("sqrt", std::sqrt(x)),
       STITCH_FLOAT_UNARY("rsqrt", T(1) / std::sqrt(x)),
       STITCH_FLOAT_UNARY("sin", std::sin(x)),
       STITCH_FLOAT_UNARY("cos", std::cos(x)),
       STITCH_FLOAT_UNARY("tan", std::tan(x)),
-      STITCH_FLOAT_UNARY("tanh", std::tanh(x)),
+      STITCH_FLOAT_UNARY("tanh", tanhOf(x)),
       STITCH_FLOAT_UNARY("sigmoid", sigmoidOf(x)),
-      STITCH_FLOAT_UNARY("silu", x * sigmoidOf(x)),
+      STITCH_FLOAT_UNARY("silu", siluOf(x)),
       STITCH_FLOAT_UNARY("erf", std::erf(x)),
       STITCH_FLOAT_UNARY("reciprocal", T(1) / x),
       STITCH_FLOAT_UNARY("log1p", std::log1p(x)),
-      STITCH_FLOAT_UNARY("expm1", std::expm1(x)),
+      STITCH_FLOAT_UNARY("expm1", expm1Of(x)),
       STITCH_FLOAT_UNARY("log2", std::log2(x)),
-      STITCH_FLOAT_UNARY("exp2", std::exp2(x)),
+      STITCH_FLOAT_UNARY("exp2", exp2Of(x)),
       STITCH_FLOAT_UNARY("asin", std::asin(x)),
       STITCH_FLOAT_UNARY("acos", std::acos(x)),
       STITCH_FLOAT_UNARY("atan", std::atan(x)),
@@ -96,11 +94,7 @@ const std::map<std::string, UnaryImpl>& unaryTable() {
 Tensor gelu(const Tensor& a, DType compute, const Tensor& out, const std::string& approximate) {
   if (approximate == "tanh") {
     return mapUnary<TypeSet::Floating>(a, compute, out, []<typename T>() {
-      return [](T x) -> T {
-        const T kBeta = T(M_SQRT2 * M_2_SQRTPI * 0.5), kKappa = T(0.044715);
-        T inner = kBeta * (x + kKappa * x * x * x);
-        return T(0.5) * x * (T(1) + std::tanh(inner));
-      };
+      return [](T x) -> T { return geluTanhOf(x); };
     });
   }
   if (approximate != "none") throw UserError("approximate argument must be either none or tanh.");

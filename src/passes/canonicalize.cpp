@@ -1,5 +1,7 @@
 #include "passes/canonicalize.h"
 
+#include "ir/op_registry.h"
+
 namespace stitch {
 
 namespace {
@@ -33,8 +35,48 @@ Value* accessOfAssign(const Node* access, const char* assignKind) {
   return sameStaticType(v, access->output()) ? v : nullptr;
 }
 
+// list.get(prim.list_construct(%a, %b, ...), i) with a constant i in range
+// -> that element (Python's negative indices count from the end).
+Value* elementOfConstructedList(const Node* get) {
+  const Node* list = get->input(0)->node();
+  const Constant* index = constantOf(get->input(1));
+  if (!list || !list->is("prim.list_construct") || !index || !index->isInt()) return nullptr;
+  int64_t size = (int64_t)list->inputs().size();
+  int64_t i = index->toInt() < 0 ? index->toInt() + size : index->toInt();
+  return i >= 0 && i < size ? list->input(i) : nullptr;
+}
+
+// list.append(prim.list_construct(%a, ...), %v) -> prim.list_construct(%a,
+// ..., %v) (lists are values here: append makes a new one, so this holds
+// even when the append runs in a loop). Only where the list is used nowhere
+// else, or empty (cse merges empty lists): other uses would keep the old
+// construct, and its elements would be listed twice.
+Value* longerConstructedList(Node* append) {
+  Node* list = append->input(0)->node();
+  if (!list || !list->is("prim.list_construct")) return nullptr;
+  if (append->input(0)->uses().size() != 1 && !list->inputs().empty()) return nullptr;
+  std::vector<Value*> elems = list->inputs();
+  elems.push_back(append->input(1));
+  Node* longer = append->graph()->create("prim.list_construct", elems);
+  TypePtr type = inferOutputTypes(*longer).at(0);
+  // The elements must give the list its kind of element (an int appended to
+  // an empty List[float] would make a List[int]).
+  const TypePtr& was = append->output()->type();
+  if (was->kind() != TypeKind::List || type->elem()->kind() != was->elem()->kind()) {
+    longer->destroy();
+    return nullptr;
+  }
+  longer->setLoc(append->loc());
+  append->owningBlock()->insertBefore(append, longer);
+  longer->output()->setType(type);
+  longer->output()->setDebugName(append->output()->debugName());
+  return longer->output();
+}
+
 // The value the node's output equals, or null.
-Value* replacementFor(const Node* n) {
+Value* replacementFor(Node* n) {
+  if (n->is("list.get")) return elementOfConstructedList(n);
+  if (n->is("list.append")) return longerConstructedList(n);
   if (n->is("immut.select")) return accessOfAssign(n, "immut.select_rev");
   if (n->is("immut.slice")) return accessOfAssign(n, "immut.slice_rev");
   if (n->is("immut.assign"))
@@ -48,8 +90,9 @@ bool canonicalizeBlock(Block& block) {
   bool changed = false;
   for (Node* node : block.nodes()) {
     for (Block* sub : node->blocks()) changed |= canonicalizeBlock(*sub);
+    if (node->outputs().size() != 1 || !node->output()->hasUses()) continue;
     Value* replacement = replacementFor(node);
-    if (!replacement || !node->output()->hasUses()) continue;
+    if (!replacement) continue;
     node->output()->replaceAllUsesWith(replacement);
     changed = true;
   }

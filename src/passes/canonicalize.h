@@ -7,8 +7,17 @@
 //   immut.view(%x, size)   (result has x's static type)   -> %x
 //   to(%x, dtype)          (x already has that dtype)     -> %x
 //
-// Each rewrite needs fully known static types on both sides (an unknown dim
-// could differ at run time); the replaced node is then dead (dce).
+// Each rewrite above needs fully known static types on both sides (an
+// unknown dim could differ at run time). Lists built in the graph fold
+// whatever their types (a list is a value: append makes a new one):
+//
+//   list.get(prim.list_construct(%a, %b), 1)              -> %b
+//   list.append(prim.list_construct(%a), %v)  (the list used only here,
+//                                       or empty)
+//                                       -> prim.list_construct(%a, %v)
+//
+// (`len` of a constructed list is constant folding's.) The replaced node is
+// then dead (dce).
 // Returns whether anything was rewritten.
 #pragma once
 #include "ir/graph.h"

@@ -10,6 +10,16 @@
 //   remove-inplace     add_(x, y)             -> copy_(x, add(x, y))
 //   (identity carries) loop/if slots that are the same tensor all along are
 //                      replaced by that tensor (identity_carries.h)
+//   aliasing made explicit, each only where it applies (types specialized
+//   again afterwards when one changed the graph):
+//     loop-built-lists   rows.append(x[i]) in a loop -> reads take x[k] again
+//     constant-list-reads  [a, b][1] -> b; lists read whole rebuilt at reads
+//     view-carries       views through loops/ifs -> base + carried scalars
+//     branch-tails       if output alias-or-copy -> the code after it copied
+//                        into each branch
+//     peel-first-iteration  a carried tensor written via the block parameter
+//                        while its initial value is visible elsewhere
+//     expanded-selects   a row of an expanded view -> a view of the base
 //   rewrite-mutation   select(x, 0, i)        -> immut.select(x, 0, i)
 //                      copy_(view, src)       -> immut.*_rev up to the root,
 //                                                re-derived aliases, tssa.update

@@ -19,7 +19,13 @@
 // block parameter while still visible elsewhere, a tensor both in a list and
 // used directly (or a view in a list) when written, a write into part of an
 // expanded view; and writes PyTorch itself refuses for their memory layout
-// (write_overlap.h).
+// (write_overlap.h). Not refused, because rename gives them the versions
+// current where they are made: a branch output that shares a tensor, and a
+// list of tensors that are also used directly, when nothing writes that
+// tensor (or the list's) after the branch or the list and neither the
+// output, the list nor a view of them goes into a loop, a list, a tuple or
+// a block's returns (functionalize.h runs the passes that turn the other
+// common cases into these).
 #pragma once
 #include "ir/graph.h"
 

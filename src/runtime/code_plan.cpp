@@ -1,15 +1,29 @@
 #include "runtime/code_plan.h"
 
+#include <algorithm>
+#include <thread>
+
 #include "codegen/c_renderer.h"
+#include "fusion/fusion.h"
 #include "ugraph/kernel_planner.h"
 #include "uops/linearizer.h"
 
 namespace stitch {
 
-KernelGraph planProgramKernels(const Graph& graph, bool pureGraph) {
+KernelGraph planProgramKernels(const Graph& graph, bool pureGraph, const FusionPlan* fusion) {
   PlanOptions options;
   options.fuseChains = pureGraph;
+  options.fusion = fusion;
   return planKernels(graph, options);
+}
+
+FusionPlan fuseProgram(const Graph& graph, bool pureGraph, int threads) {
+  FusionOptions options;
+  options.kernelOp = canRunInKernel;
+  // 0: as many as the machine runs at once (OpenMP's default).
+  options.threads = threads > 0 ? threads : std::max(1u, std::thread::hardware_concurrency());
+  options.fuse = pureGraph;
+  return fuseGraph(graph, options);
 }
 
 std::vector<KernelUOps> linearizeKernels(const KernelGraph& kernels) {
@@ -30,7 +44,8 @@ std::string printKernelUOps(const std::vector<KernelUOps>& uops) {
 
 CodePlan planCode(const Graph& graph, bool pureGraph) {
   CodePlan plan;
-  plan.kernels = planProgramKernels(graph, pureGraph);
+  FusionPlan fusion = fuseProgram(graph, pureGraph);
+  plan.kernels = planProgramKernels(graph, pureGraph, &fusion);
   plan.uops = linearizeKernels(plan.kernels);
   plan.source = renderC(plan.uops);
   return plan;

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "ir/graph.h"
+#include "fusion/fusion_plan.h"
 #include "ugraph/kernel_graph.h"
 #include "uops/uop.h"
 
@@ -21,7 +22,10 @@ struct CodePlan {
 // pureGraph = false for an imperative graph (functionalization refused it):
 // every lowerable op becomes a kernel of its own, so kernels run exactly
 // where the op stood, between the in-place writes around it.
-KernelGraph planProgramKernels(const Graph& graph, bool pureGraph);
+KernelGraph planProgramKernels(const Graph& graph, bool pureGraph, const FusionPlan* fusion = nullptr);
+// The fused groups of a pure graph (an imperative one: every kernel op on
+// its own), with schedules tuned for `threads`.
+FusionPlan fuseProgram(const Graph& graph, bool pureGraph, int threads = 2);
 // The uops of every GraphDefined kernel, in kernel order.
 std::vector<KernelUOps> linearizeKernels(const KernelGraph& kernels);
 // "kernel NAME" and its uops, per kernel (`stitch dump --stage uops`).

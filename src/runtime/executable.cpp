@@ -9,6 +9,7 @@
 
 #include "interp/interpreter.h"
 #include "runtime/buffer_pool.h"
+#include "runtime/contraction_kernel.h"
 #include "runtime/copy_kernels.h"
 #include "runtime/host_ops.h"
 #include "runtime/in_place_assign.h"
@@ -40,6 +41,7 @@ class CompiledProgram final : public Executable {
         setThreads_(options.threads > 0),
         threads_(options.threads > 0 ? options.threads : omp_get_max_threads()) {
     loadKernels();
+    setUpContractions();
     findInPlaceAssigns(graph.top());
   }
 
@@ -63,6 +65,15 @@ class CompiledProgram final : public Executable {
     for (size_t i = 0; i < plan_.kernels.kernels.size(); ++i) {
       const Kernel& k = plan_.kernels.kernels[i];
       if (k.kind == KernelKind::GraphDefined) functions_[i] = library_->function(k.name);
+    }
+  }
+
+  void setUpContractions() {
+    contractions_.resize(plan_.kernels.kernels.size());
+    for (size_t i = 0; i < plan_.kernels.kernels.size(); ++i) {
+      const Kernel& k = plan_.kernels.kernels[i];
+      if (k.kind == KernelKind::Contraction && k.nodes.size() == 1)
+        contractions_[i] = ContractionKernel::create(*k.nodes[0], threads_);
     }
   }
 
@@ -116,6 +127,9 @@ class CompiledProgram final : public Executable {
   CompileStats compileStats_;
   std::shared_ptr<const LoadedLibrary> library_;
   std::vector<KernelFunction> functions_;  // per kernel; null unless GraphDefined
+  // Per kernel: the tensor-operation backend's routine for a Contraction
+  // kernel it can run; null otherwise (the interpreter's routine runs it).
+  std::vector<std::unique_ptr<ContractionKernel>> contractions_;
   std::unordered_set<const Node*> inPlaceAssigns_;
   std::unordered_map<const Node*, std::vector<bool>> movedCarries_;
   BufferPool pool_;
@@ -245,10 +259,28 @@ class ProgramRun {
     switch (k.kind) {
       case KernelKind::GraphDefined: return callGenerated(k, p_.functions_.at(index));
       case KernelKind::Copy: return callCopy(k);
-      // Contractions have no generated form yet: the interpreter's routine
-      // (double accumulation for f32) computes them.
-      case KernelKind::Contraction: return runNodesOnHost(k);
+      case KernelKind::Contraction: return callContraction(k, p_.contractions_.at(index).get());
     }
+  }
+
+  // The backend's kernel when it has one and the operands have their static
+  // shapes; else the interpreter's routine (double accumulation for f32).
+  void callContraction(const Kernel& k, const ContractionKernel* kernel) {
+    if (!kernel) return runNodesOnHost(k);
+    const Node* node = k.nodes[0];
+    std::vector<Tensor> operands;
+    for (const Value* v : node->inputs()) {
+      if (!v->type()->isTensor()) continue;
+      const IValue& value = lookup(v);
+      if (!value.isTensor() || !matchesStaticType(value.toTensor(), v)) return runNodesOnHost(k);
+      operands.push_back(dense(value.toTensor()));
+    }
+    std::vector<const Tensor*> ptrs;
+    for (const Tensor& t : operands) ptrs.push_back(&t);
+    const Type& type = staticTensorType(node->output());
+    Tensor out = p_.pool_.allocate(*type.shape(), *type.dtype());
+    kernel->run(ptrs, out);
+    env_[node->output()] = std::move(out);
   }
 
   // Runs the kernel's nodes one by one as host ops: exactly the

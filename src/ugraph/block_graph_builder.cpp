@@ -4,6 +4,9 @@
 #include <optional>
 
 #include "ir/view_shape.h"
+#include "common/error.h"
+#include "fusion/schedule_propagation.h"
+#include "ugraph/local_buffers.h"
 #include "ugraph/loop_merging.h"
 #include "ugraph/lowering.h"
 
@@ -35,7 +38,10 @@ class IndexProbe {
       case TOp::Param:
       case TOp::Load:
       case TOp::Cast:
-      case TOp::Reduce: return std::nullopt;
+      case TOp::Reduce:
+      case TOp::Fill:
+      case TOp::LocalLoad:
+      case TOp::BlockIndex: return std::nullopt;
     }
     std::optional<int64_t> a = eval(n.args[0], depth + 1), b;
     if (!a) return std::nullopt;
@@ -228,35 +234,169 @@ std::vector<int> columnReduceNodes(const BlockGraph& block, const std::vector<in
   return chosen;
 }
 
-void buildBlockGraph(Kernel& kernel) {
-  STITCH_ASSERT(!kernel.outputs.empty(), "kernel ", kernel.name, " without outputs");
-  const Dims& shape = lowering::shapeOf(kernel.outputs[0]);
-  BlockGraph& block = kernel.block;
-  block.thread = ThreadGraph(shape);
-  ThreadGraph& tg = block.thread;
-  std::unordered_set<const Node*> group(kernel.nodes.begin(), kernel.nodes.end());
-  LowerContext ctx(tg, group, kernel);
-  std::vector<int> idx;
-  for (int d = 0; d < (int)shape.size(); ++d) idx.push_back(tg.iterVar(d));
-  for (size_t k = 0; k < kernel.outputs.size(); ++k) {
-    const Value* out = kernel.outputs[k];
-    STITCH_ASSERT(lowering::shapeOf(out) == shape, "kernel ", kernel.name, " outputs of different shapes");
-    tg.store((int)k, tg.cast(ctx.element(out, idx), lowering::dtypeOf(out)));
+bool gridFromSchedule(BlockGraph& block, const Schedule& schedule) {
+  const Dims& shape = block.thread.iterShape();
+  const int d = schedule.splitDim;
+  if (schedule.type != SchedType::Row || schedule.sword <= 1 || d < 0 || d >= (int)shape.size() || shape[d] < 2)
+    return false;
+  for (size_t l = 0; l < block.loops.size(); ++l) {
+    std::vector<int>& dims = block.loops[l].iterDims;
+    auto at = std::find(dims.begin(), dims.end(), d);
+    if (at == dims.end()) continue;
+    if (at != dims.begin()) {  // unmerge: the dims before d become a loop of their own
+      LoopDim before{std::vector<int>(dims.begin(), at), 1};
+      for (int k : before.iterDims) before.extent *= shape[k];
+      dims.erase(dims.begin(), at);
+      block.loops[l].extent /= before.extent;
+      block.loops.insert(block.loops.begin() + (long)l, std::move(before));
+      ++l;
+    }
+    const LoopDim& loop = block.loops[l];
+    const int64_t after = loop.extent / shape[d];
+    const int64_t rows = (shape[d] + schedule.sword - 1) / schedule.sword;
+    block.splitLoop = (int)l;
+    block.blockExtent = rows * after;
+    block.grid = {(shape[d] + rows - 1) / rows};
+    block.fromSchedule = true;
+    return true;
   }
-  block.loops = mergeLoops(tg);
-  scheduleGrid(block);
+  STITCH_ASSERT(false, "iteration dim ", d, " in no loop");
+  return false;
+}
 
-  // Mirage's maps, for the dump: the grid splits the first dim of loops[0].
-  int g = block.loops[0].iterDims.empty() ? -1 : block.loops[0].iterDims.front();
+bool columnFromSchedule(BlockGraph& block, const Schedule& schedule, int64_t extent) {
+  if (schedule.type != SchedType::Column || schedule.sword <= 1 || extent % schedule.sword != 0) return false;
+  ThreadGraph& tg = block.thread;
+  std::vector<char> needed = neededNodes(tg);
+  int reduce = -1;
+  for (size_t i = 0; i < tg.nodes().size(); ++i) {
+    const TNode& n = tg.node((int)i);
+    if (!needed[i]) continue;
+    if (n.op == TOp::Fill || n.op == TOp::LocalLoad) return false;
+    if (n.op != TOp::Reduce) continue;
+    if (reduce >= 0) return false;  // a second reduction
+    reduce = (int)i;
+  }
+  if (reduce < 0) return false;
+  // The reduction must not sit inside another one's loops: no reduce
+  // variable but its own below it.
+  const TNode r = tg.node(reduce);
+  std::vector<char> sub(reduce + 1, 0);
+  sub[r.args[0]] = 1;
+  for (int k = r.args[0]; k >= 0; --k) {
+    if (!sub[k]) continue;
+    const TNode& n = tg.node(k);
+    if (n.op == TOp::ReduceVar &&
+        std::find(r.reduceVars.begin(), r.reduceVars.end(), (int)n.index) == r.reduceVars.end())
+      return false;
+    for (int a : n.args) sub[a] = 1;
+  }
+  int var = -1;
+  for (int v : r.reduceVars) {
+    if (tg.reduceExtent(v) != extent) continue;
+    if (var >= 0) return false;  // two candidates: which is split_dim is unknown here
+    var = v;
+  }
+  if (var < 0) return false;
+  const int64_t part = extent / schedule.sword;
+  int varNode = -1;
+  for (size_t i = 0; i < tg.nodes().size(); ++i)
+    if (tg.node((int)i).op == TOp::ReduceVar && tg.node((int)i).index == var) varNode = (int)i;
+  STITCH_ASSERT(varNode >= 0, "reduce variable without a node");
+  const int inner = tg.newReduceVar(part);
+  const int at = tg.alu(AluOp::Add, DType::i64,
+                        {tg.alu(AluOp::Mul, DType::i64, {tg.blockIndex(), tg.constInt(part)}), inner});
+  const int body = tg.substituteReduceVar(r.args[0], var, at);
+  std::vector<int> vars;
+  for (int v : r.reduceVars) {
+    if (v == var) {
+      vars.push_back(inner);
+      continue;
+    }
+    for (size_t i = 0; i < tg.nodes().size(); ++i)
+      if (tg.node((int)i).op == TOp::ReduceVar && tg.node((int)i).index == v) vars.push_back((int)i);
+  }
+  const int partial = tg.reduce(r.reduce, r.dtype, body, vars);
+  block.column = ColumnSplit{reduce, partial, schedule.sword};
+  block.grid = {schedule.sword};
+  block.blockExtent = block.loops.empty() ? 1 : block.loops[0].extent;
+  block.splitLoop = 0;
+  block.fromSchedule = true;
+  return true;
+}
+
+namespace {
+
+// Mirage's maps from the group's propagated partitions: a value split along
+// its dim p under the schedule maps grid x to p, a whole one to the replica.
+int mapOfPartition(const PartitionMap& partitions, const Value* v) {
+  auto it = partitions.find(v);
+  if (it == partitions.end() || it->second.splitDim == kWhole || it->second.sword <= 1) return kReplica;
+  return it->second.splitDim;
+}
+
+}  // namespace
+
+void buildBlockGraph(Kernel& kernel, const FusedGroup* group, const SharedMemoryPlan* buffers) {
+  STITCH_ASSERT(!kernel.outputs.empty(), "kernel ", kernel.name, " without outputs");
+  BlockGraph& block = kernel.block;
+  std::optional<PartitionMap> partitions;
+  SharedMemoryPlan planned;
+  if (group) {
+    block.schedule = group->schedule;
+    if (!group->roots.empty())
+      partitions = propagateSchedule(group->nodes, group->roots.back(), group->schedule);
+    if (!buffers) {
+      planned = planSharedMemory(*group, partitions ? *partitions : PartitionMap{});
+      buffers = &planned;
+    }
+  }
+  lowerThreadGraph(kernel, buffers);
+  ThreadGraph& tg = block.thread;
+  block.loops = mergeLoops(tg);
+  block.splitLoop = 0;
+  bool scheduled = block.schedule && gridFromSchedule(block, *block.schedule);
+  if (!scheduled && block.schedule && block.schedule->type == SchedType::Column && group &&
+      !group->roots.empty()) {
+    const Node* root = group->roots.back()->node();
+    const Value* in = root->inputs().empty() ? nullptr : root->input(0);
+    const int d = block.schedule->splitDim;
+    if (in && in->type()->isTensor() && in->type()->fullyKnown() && d >= 0 &&
+        d < (int)lowering::shapeOf(in).size())
+      scheduled = columnFromSchedule(block, *block.schedule, lowering::shapeOf(in)[d]);
+  }
+  if (!scheduled && block.schedule && block.schedule->sword == 1 && block.schedule->type == SchedType::Row) {
+    // The one-block schedule: the cost model found no split worth its cost,
+    // or none is legal (every block would need whole values the group
+    // computes, e.g. `a - a.mean()` chained: splitting would make each
+    // block refill every tile).
+    block.splitLoop = 0;
+    block.blockExtent = std::max<int64_t>(block.loops[0].extent, 1);
+    block.grid = {1};
+    block.fromSchedule = true;
+    scheduled = true;
+  }
+  if (!scheduled) scheduleGrid(block);
+
+  // Mirage's maps. Without a schedule (or under the one-block schedule, whose
+  // partitions are all whole) they come from the index arithmetic: the grid
+  // splits the first dim of the split loop.
+  const bool fromPartitions = block.fromSchedule && partitions;
+  const auto& splitDims = block.loops[block.splitLoop].iterDims;
+  int g = splitDims.empty() ? -1 : splitDims.front();
   IterAffineAnalysis aff(tg);
   block.inputs.clear();
   block.outputs.clear();
   for (size_t k = 0; k < kernel.inputs.size(); ++k) {
-    int m = g < 0 ? kReplica : inputMapOf(tg, aff, (int)k, lowering::shapeOf(kernel.inputs[k]), g);
+    int m = fromPartitions ? mapOfPartition(*partitions, kernel.inputs[k])
+            : g < 0        ? kReplica
+                           : inputMapOf(tg, aff, (int)k, lowering::shapeOf(kernel.inputs[k]), g);
     block.inputs.push_back(BlockInput{(int)k, {m}, {}});
   }
+  // A column kernel's blocks each hold a partial result of every output
+  // element (accumulated: the replica dim).
   for (size_t k = 0; k < kernel.outputs.size(); ++k)
-    block.outputs.push_back(BlockOutput{(int)k, {std::max(g, 0)}, {}});
+    block.outputs.push_back(BlockOutput{(int)k, {block.column ? kReplica : std::max(g, 0)}, {}});
 }
 
 }  // namespace stitch

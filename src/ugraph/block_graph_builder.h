@@ -6,13 +6,34 @@
 #include <unordered_set>
 #include <vector>
 
+#include "fusion/fusion_plan.h"
 #include "ugraph/kernel_graph.h"
+#include "ugraph/shared_memory_plan.h"
 
 namespace stitch {
 
 // Fills kernel.inputs, kernel.params and kernel.block; kernel.nodes and
-// kernel.outputs (all of one shape) must be set.
-void buildBlockGraph(Kernel& kernel);
+// kernel.outputs (all of one shape) must be set. With a fused group, the
+// grid follows its schedule (see gridFromSchedule) and the imap / omap its
+// propagated partitions; `buffers` (default: planSharedMemory's plan for the
+// group) names the values kept in block-local buffers (lowering.h).
+void buildBlockGraph(Kernel& kernel, const FusedGroup* group = nullptr,
+                     const SharedMemoryPlan* buffers = nullptr);
+
+// The grid of a Row schedule (split_dim d, sword s) with s > 1: s blocks
+// along iteration dim d. The loop holding d is split where d starts (so the
+// blocks' share is a whole number of iterations) and becomes the split loop,
+// in chunks of ceil(size(d) / s) * (the sizes of the dims after d in it).
+// Returns false (grid left alone) for the one-block schedule or a Column one.
+bool gridFromSchedule(BlockGraph& block, const Schedule& schedule);
+
+// A Column schedule (split_dim = a reduced dim of the root reduction's
+// input, of size `extent`, into sword parts): sets block.column and a grid
+// of sword blocks. Only for the plain case: the stores use exactly one
+// Reduce (not nested in another), one of its variables has that extent,
+// and the kernel has no block-local buffers; returns false otherwise (the
+// row grid then computes whole reductions: correct, less parallel).
+bool columnFromSchedule(BlockGraph& block, const Schedule& schedule, int64_t extent);
 
 // A block should do at least this many element iterations (inner loop
 // extents times reduce extents), so that scheduling one block costs little

@@ -15,11 +15,13 @@
 // that position and every value it produces is used only after it.
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
+#include "fusion/schedule.h"
 #include "ir/graph.h"
 #include "ugraph/thread_graph.h"
 
@@ -54,11 +56,31 @@ struct LocalBuffer {
   std::string name;
   DType dtype = DType::f32;
   int64_t elements = 0;
+  int64_t offset = 0;             // bytes into the block's scratch arena (large buffers)
+  const Value* value = nullptr;   // the buffered value (ThreadGraph Fill `index`)
+};
+
+// A Column schedule's kernel: each grid block folds one part of the split
+// dim of the root's reduction into a partial result per output element
+// (Mirage's output accumulator with fmap -> replica); after all blocks,
+// the partials are combined in block order (deterministic, whatever the
+// thread count) and the rest of the element's expression is applied.
+struct ColumnSplit {
+  int reduce = -1;    // the ThreadGraph Reduce the stores use
+  int partial = -1;   // the same fold over this block's part (reads BlockIndex)
+  int64_t parts = 0;  // blocks, and partial results per output element
 };
 
 struct BlockGraph {
-  std::vector<int64_t> grid;     // blocks per grid dim; grid x splits loops[0]
-  int64_t blockExtent = 1;       // iterations of loops[0] per block (the last block may get fewer)
+  std::vector<int64_t> grid;     // blocks per grid dim; grid x splits loops[splitLoop]
+  int64_t blockExtent = 1;       // iterations of loops[splitLoop] per block (the last block may get fewer)
+  int splitLoop = 0;             // the loop the grid splits
+  // The group's schedule, when the kernel comes from a fused group; the grid
+  // follows it (fromSchedule) unless it is the one-block schedule, which
+  // keeps the size heuristic (scheduleGrid).
+  std::optional<Schedule> schedule;
+  bool fromSchedule = false;
+  std::optional<ColumnSplit> column;  // a Column schedule's partial results
   std::vector<LoopDim> loops;    // outer to inner; together they cover the iteration space
   std::vector<int64_t> forloop;  // Mirage for-loop dims (empty when the block graph runs once)
   std::vector<BlockInput> inputs;

@@ -1,5 +1,6 @@
 #include "ugraph/kernel_graph_printer.h"
 
+#include <algorithm>
 #include <memory>
 #include <sstream>
 
@@ -34,22 +35,39 @@ void printKernel(std::ostringstream& o, const Kernel& k, const ValueNamer& names
   for (size_t i = 0; i < k.outputs.size(); ++i) {
     o << "  out" << i << " %" << names.name(k.outputs[i]) << " : " << k.outputs[i]->type()->str();
     if (i < b.outputs.size()) o << " omap " << mapStr(b.outputs[i].omap);
+    if (i < b.outputs.size() && !b.outputs[i].fmap.empty()) o << " fmap " << mapStr(b.outputs[i].fmap);
     o << "\n";
   }
   for (size_t i = 0; i < k.inputs.size(); ++i) {
     o << "  in" << i << " %" << names.name(k.inputs[i]) << " : " << k.inputs[i]->type()->str();
     if (i < b.inputs.size()) o << " imap " << mapStr(b.inputs[i].imap);
+    if (i < b.inputs.size() && !b.inputs[i].fmap.empty()) o << " fmap " << mapStr(b.inputs[i].fmap);
     o << "\n";
   }
   for (size_t i = 0; i < k.params.size(); ++i)
     o << "  param" << i << " %" << names.name(k.params[i]) << " : " << k.params[i]->type()->str() << "\n";
   if (k.kind != KernelKind::GraphDefined) return;
-  o << "  grid (" << listStr(b.grid) << ") blockExtent " << b.blockExtent << " loops";
+  if (b.schedule)
+    o << "  schedule " << scheduleStr(*b.schedule) << (b.fromSchedule ? "" : ": grid by size")
+      << "\n";
+  o << "  grid (" << listStr(b.grid) << ") blockExtent " << b.blockExtent;
+  if (b.splitLoop != 0) o << " splitLoop " << b.splitLoop;
+  o << " loops";
   for (const LoopDim& l : b.loops) o << " [" << listStr(l.iterDims) << "]<" << l.extent << ">";
   if (!b.forloop.empty()) o << " forloop (" << listStr(b.forloop) << ")";
   o << "\n";
-  for (const LocalBuffer& l : b.locals)
-    o << "  local " << l.name << " : " << dtypeName(l.dtype) << "[" << l.elements << "]\n";
+  if (b.column)
+    o << "  column: " << b.column->parts << " blocks each fold one part of reduce %" << b.column->reduce << " as %"
+      << b.column->partial << "; partials combined in block order\n";
+  int64_t arena = 0;
+  for (const LocalBuffer& l : b.locals) {
+    const int64_t bytes = l.elements * (int64_t)dtypeSize(l.dtype);
+    o << "  local " << l.name << " : " << dtypeName(l.dtype) << "[" << l.elements << "] " << bytes << " bytes";
+    if (l.value) o << " holds %" << names.name(l.value);
+    o << " at " << l.offset << "\n";
+    arena = std::max(arena, l.offset + bytes);
+  }
+  if (!b.locals.empty()) o << "  block-local bytes " << arena << "\n";
   o << "  thread graph over [" << listStr(b.thread.iterShape()) << "]:\n";
   std::istringstream lines(b.thread.str());
   for (std::string line; std::getline(lines, line);) o << "  " << line << "\n";

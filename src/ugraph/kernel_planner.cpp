@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <unordered_map>
 
+#include "common/error.h"
+#include "fusion/fusion_rules.h"
 #include "ir/op_registry.h"
 #include "ugraph/block_graph_builder.h"
 #include "ugraph/lowering.h"
@@ -23,7 +25,9 @@ bool listElementsKnown(const Value* v, const Node* user) {
   return true;
 }
 
-bool lowerable(const Node* n) {
+}  // namespace
+
+bool canRunInKernel(const Node* n) {
   const OpSchema& s = n->schema();
   if (!s.isPure() || s.isView() || s.isInPlace() || !n->blocks().empty()) return false;
   if (n->outputs().size() != 1 || !knownTensor(n->output()->type())) return false;
@@ -37,21 +41,10 @@ bool lowerable(const Node* n) {
   return findLowering(*n) != nullptr;
 }
 
-// Multiply-adds above which a contraction is a predefined kernel (the
-// library routine: a tiled loop nest that reads both operands in order)
-// rather than a generated loop nest, whose serial double accumulation with
-// a strided second operand runs about 6x slower at sizes like 258x387x1935.
-constexpr int64_t kPredefinedContractionMacs = int64_t(1) << 18;
+namespace {
 
-bool isLargeContraction(const Node* n) {
-  static const char* const kOps[] = {"mm", "bmm", "matmul", "linear"};
-  if (std::none_of(std::begin(kOps), std::end(kOps), [&](const char* op) { return n->is(op); }))
-    return false;
-  const std::vector<int64_t>& a = *n->input(0)->type()->shape();
-  if (a.empty()) return false;
-  int64_t k = a.back();  // the contracted extent of every op above
-  return lowering::numel(*n->output()->type()->shape()) * k > kPredefinedContractionMacs;
-}
+bool lowerable(const Node* n) { return canRunInKernel(n); }
+
 
 class Planner {
  public:
@@ -60,8 +53,10 @@ class Planner {
   void planBlock(const Block* block) {
     std::unordered_map<const Node*, int> groupOf;
     std::vector<std::vector<const Node*>> groups;
+    std::vector<const FusedGroup*> fused;  // per group, with a fusion plan
     std::vector<Node*> nodes = block->nodes();
-    for (auto it = nodes.rbegin(); it != nodes.rend(); ++it) {
+    if (options_.fusion) groupsFromPlan(block, groupOf, groups, fused);
+    for (auto it = nodes.rbegin(); it != nodes.rend() && !options_.fusion; ++it) {
       const Node* n = *it;
       if (!lowerable(n)) continue;
       int join = options_.fuseChains ? consumerGroup(n, block, groupOf) : -1;
@@ -96,7 +91,8 @@ class Planner {
     for (const Node* n : nodes) {
       for (const Block* sub : n->blocks()) planBlock(sub);
       auto it = groupOf.find(n);
-      if (it != groupOf.end() && groups[it->second].back() == n) emitKernel(groups[it->second]);
+      if (it != groupOf.end() && groups[it->second].back() == n)
+        emitKernel(groups[it->second], fused.empty() ? nullptr : fused[it->second]);
     }
   }
 
@@ -119,13 +115,76 @@ class Planner {
     return it->second;
   }
 
-  void emitKernel(const std::vector<const Node*>& group) {
+  // A Tensor[] built in `block` for members only: the kernel absorbs it
+  // (see planBlock), so its element uses are inside the group.
+  static bool absorbedList(const Node* n, const Block* block, const std::unordered_set<const Node*>& members) {
+    if (!n->is("prim.list_construct") || n->owningBlock() != block) return false;
+    const auto& uses = n->output()->uses();
+    return uses.size() == 1 && members.count(uses.front().user);
+  }
+
+  // The fusion plan's groups of this block, checked against the invariants
+  // fusion guarantees (fusion_plan.h): one block, kernel ops only, roots of
+  // one shape covering every use outside the group, and no use by a
+  // non-member before the kernel's position.
+  void groupsFromPlan(const Block* block, std::unordered_map<const Node*, int>& groupOf,
+                      std::vector<std::vector<const Node*>>& groups, std::vector<const FusedGroup*>& fused) {
+    const FusionPlan& plan = *options_.fusion;
+    std::unordered_map<const Node*, size_t> position;
+    size_t pos = 0;
+    for (const Node* n : *block) position[n] = pos++;
+    std::unordered_map<int, int> local;  // plan group -> index in groups
+    for (const Node* n : *block) {
+      auto it = plan.groupOf.find(n);
+      if (it == plan.groupOf.end()) continue;
+      auto [at, fresh] = local.emplace(it->second, (int)groups.size());
+      if (fresh) {
+        groups.push_back(plan.groups.at(it->second).nodes);
+        fused.push_back(&plan.groups.at(it->second));
+      }
+      groupOf[n] = at->second;
+    }
+    for (size_t gi = 0; gi < groups.size(); ++gi) {
+      const FusedGroup& g = *fused[gi];
+      STITCH_ASSERT(!g.nodes.empty(), "fused group without nodes");
+      std::unordered_set<const Node*> members(g.nodes.begin(), g.nodes.end());
+      const size_t last = position.count(g.nodes.back()) ? position.at(g.nodes.back()) : 0;
+      for (size_t i = 0; i < g.nodes.size(); ++i) {
+        const Node* n = g.nodes[i];
+        STITCH_ASSERT(n->owningBlock() == block, "fused group spans blocks at ", n->kind());
+        STITCH_ASSERT(lowerable(n), "fused group member ", n->kind(), " cannot run in a kernel");
+        STITCH_ASSERT(i == 0 || position.at(g.nodes[i - 1]) < position.at(n), "fused group not in program order");
+        bool outside = std::find(block->returns().begin(), block->returns().end(), n->output()) != block->returns().end();
+        for (const Use& u : n->output()->uses()) {
+          if (members.count(u.user) || absorbedList(u.user, block, members)) continue;
+          outside = true;
+          const Node* user = u.user;  // the use's node in this block
+          while (user && user->owningBlock() != block) user = user->owningBlock()->owningNode();
+          if (user && !position.count(user)) continue;  // the block's return
+          STITCH_ASSERT(user && position.at(user) > last, "fused group member ", n->kind(),
+                        " is used before the group's kernel runs");
+        }
+        bool isRoot = std::find(g.roots.begin(), g.roots.end(), n->output()) != g.roots.end();
+        STITCH_ASSERT(outside == isRoot, "fused group roots do not match the uses of ", n->kind());
+      }
+      for (const Value* r : g.roots)
+        STITCH_ASSERT(*r->type()->shape() == *g.roots.back()->type()->shape(), "fused group roots of different shapes");
+    }
+  }
+
+  void emitKernel(const std::vector<const Node*>& group, const FusedGroup* fusedGroup) {
     Kernel k;
     k.name = "k" + std::to_string(out_.kernels.size());
     k.kind = KernelKind::GraphDefined;
     k.nodes = group;
     if (group.size() == 1 && isLargeContraction(group[0])) return emitContraction(std::move(k));
     std::unordered_set<const Node*> members(group.begin(), group.end());
+    if (fusedGroup) {
+      k.outputs = fusedGroup->roots;
+      if (k.outputs.empty()) k.outputs.push_back(fusedGroup->nodes.back()->output());
+      buildBlockGraph(k, fusedGroup);
+      return addKernel(std::move(k));
+    }
     for (const Node* n : group) {
       if (n->is("prim.list_construct")) continue;  // consumed inside the kernel
       const Value* v = n->output();
@@ -135,9 +194,12 @@ class Planner {
     }
     if (k.outputs.empty()) k.outputs.push_back(group.back()->output());
     buildBlockGraph(k);
-    int index = (int)out_.kernels.size();
-    out_.kernelAt[group.back()] = index;
-    for (const Node* n : group) out_.inKernel.insert(n);
+    addKernel(std::move(k));
+  }
+
+  void addKernel(Kernel k) {
+    out_.kernelAt[k.nodes.back()] = (int)out_.kernels.size();
+    for (const Node* n : k.nodes) out_.inKernel.insert(n);
     out_.kernels.push_back(std::move(k));
   }
 

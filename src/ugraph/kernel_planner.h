@@ -1,5 +1,12 @@
-// Kernel planning: picks the groups of a pure Graph that run as generated
-// kernels and builds each one's BlockGraph (the rest stay host ops).
+// Kernel planning: turns groups of a pure Graph into kernels and builds each
+// one's BlockGraph (everything else stays a host op).
+//
+// With a fusion plan (PlanOptions::fusion, the compiler's path): one kernel
+// per FusedGroup, its outputs the group's roots, its grid from the group's
+// schedule, its block-local buffers from the shared-memory plan
+// (shared_memory_plan.h); a lone large contraction is a predefined
+// Contraction kernel. Without one (tests, tools), the planner forms simple
+// groups itself:
 //
 //   %3 = mul(%x, %y)          group {%3, %4}: %3's only use is %4, both
 //   %4 = exp(%3)              elementwise -> kernel k0(in0 = %x, in1 = %y) -> %4
@@ -15,6 +22,7 @@
 // outputs the group's values used outside it (or returned), params the
 // run-time scalars it reads. Kernels are named k0, k1, ... in program order.
 #pragma once
+#include "fusion/fusion_plan.h"
 #include "ir/graph.h"
 #include "ugraph/kernel_graph.h"
 
@@ -25,7 +33,14 @@ struct PlanOptions {
   // group is then one node, since a fused producer would run at its
   // consumer's position, possibly after an in-place write to its input.
   bool fuseChains = true;
+  // The fused groups (fusion/fusion.h) to build kernels from; null: the
+  // planner forms its own groups as above.
+  const FusionPlan* fusion = nullptr;
 };
+
+// Whether a node can run inside a generated kernel: pure, not a view, not in
+// place, fully known tensor types and a lowering rule that accepts it.
+bool canRunInKernel(const Node* n);
 
 KernelGraph planKernels(const Graph& graph, const PlanOptions& options = {});
 

@@ -25,7 +25,7 @@ IterAffineAnalysis::IterAffineAnalysis(const ThreadGraph& tg) : tg_(tg) {
     const TNode& n = nodes[i];
     // A loaded or reduced value is data, not index arithmetic: its index
     // (or body) uses are checked where they occur.
-    bool cut = n.op == TOp::Load || n.op == TOp::Reduce;
+    bool cut = n.op == TOp::Load || n.op == TOp::Reduce || n.op == TOp::LocalLoad;
     for (int a : cut ? std::vector<int>{} : n.args)
       for (size_t d = 0; d < rank; ++d)
         if (deps_[a][d]) deps_[i][d] = true;
@@ -76,7 +76,9 @@ bool IterAffineAnalysis::canMergePair(int p, int q) const {
       int a = u.args[k];
       if (!involves(a)) continue;
       if (propagatesAffine(tg_, u) && forms_[i]) continue;  // checked where it is used
-      if (u.op == TOp::Load && forms_[a]) {
+      // A local load's index walks a buffer filled in row-major order like
+      // an input's (its Fill operand is data: it never depends on them here).
+      if ((u.op == TOp::Load || (u.op == TOp::LocalLoad && k == 1)) && forms_[a]) {
         if (forms_[a]->coefficient(p) != forms_[a]->coefficient(q) * shape[q]) return false;
         continue;
       }

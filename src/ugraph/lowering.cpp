@@ -80,13 +80,59 @@ int LowerContext::element(const Value* v, const std::vector<int>& idx) {
   auto key = std::make_pair(v, idx);
   auto it = memo_.find(key);
   if (it != memo_.end()) return it->second;
+  auto rec = recorded_.find(v);
+  if (rec != recorded_.end()) rec->second.push_back(idx);
+  int r = buffered_.count(v) ? bufferedElement(v, idx) : -1;
+  if (r < 0) r = expand(v, idx);
+  if (rec != recorded_.end()) recordedResults_.at(v).push_back(r);
+  memo_.emplace(key, r);
+  return r;
+}
+
+void LowerContext::bufferValue(const Value* v, std::vector<char> fixedDims, int localSlot) {
+  STITCH_ASSERT(group_.count(v->node()), "buffering a value from outside the group");
+  STITCH_ASSERT(fixedDims.size() == lowering::shapeOf(v).size(), "buffer dims of the wrong rank");
+  Buffered& b = buffered_[v];
+  b.fixed = std::move(fixedDims);
+  b.slot = localSlot;
+}
+
+int LowerContext::bufferedElement(const Value* v, const std::vector<int>& idx) {
+  Buffered& b = buffered_.at(v);
+  const Dims& shape = lowering::shapeOf(v);
+  if (b.fill < 0) {
+    std::vector<int> at(idx.size()), vars;
+    for (size_t d = 0; d < idx.size(); ++d) {
+      if (b.fixed[d]) {
+        at[d] = idx[d];
+        continue;
+      }
+      at[d] = tg_.newReduceVar(shape[d]);
+      vars.push_back(at[d]);
+    }
+    b.fixedIdx = idx;
+    b.fill = tg_.fill(b.slot, expand(v, at), vars);
+  } else {
+    for (size_t d = 0; d < idx.size(); ++d)
+      if (b.fixed[d] && idx[d] != b.fixedIdx[d]) return -1;  // outside the tile: recompute
+  }
+  std::vector<int> tileIdx;
+  Dims tileShape;
+  for (size_t d = 0; d < idx.size(); ++d)
+    if (!b.fixed[d]) {
+      tileIdx.push_back(idx[d]);
+      tileShape.push_back(shape[d]);
+    }
+  return tg_.localLoad(b.fill, tg_.flatIndex(tileIdx, tileShape));
+}
+
+int LowerContext::expand(const Value* v, const std::vector<int>& idx) {
   const Node& producer = *v->node();
   const LoweringRule* rule = findLowering(producer);
   STITCH_ASSERT(rule != nullptr, "no lowering for grouped node ", producer.kind());
   int r = rule->lower(*this, producer, idx);
   STITCH_ASSERT(tg_.node(r).dtype == lowering::dtypeOf(v), producer.kind(), " lowered to ",
                 dtypeName(tg_.node(r).dtype), " but its output is ", dtypeName(lowering::dtypeOf(v)));
-  memo_.emplace(key, r);
   return r;
 }
 

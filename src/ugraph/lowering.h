@@ -56,8 +56,36 @@ class LowerContext {
   // Row-major index vector of `flat` over `shape` (division / modulo).
   std::vector<int> unflatten(int flat, const Dims& shape);
 
+  // Block-local buffering (local_buffers.h). A buffered value's dims are
+  // either fixed (every request indexes them with the same node, which
+  // depends on no reduce variable: the loops around the fill fix it) or
+  // tile dims (the buffer holds their whole extent). element(v, idx) then
+  // reads the buffer; the first request fills it, and a request whose fixed
+  // indices differ from the fill's falls back to expanding v.
+  void bufferValue(const Value* v, std::vector<char> fixedDims, int localSlot);
+  // Records the distinct index vectors v is requested at (not buffered).
+  void recordRequests(const Value* v) {
+    recorded_[v];
+    recordedResults_[v];
+  }
+  const std::vector<std::vector<int>>& requests(const Value* v) const { return recorded_.at(v); }
+  // The element node of each recorded request, in the same order.
+  const std::vector<int>& requestResults(const Value* v) const { return recordedResults_.at(v); }
+
  private:
   int inputSlot(const Value* v);
+  int expand(const Value* v, const std::vector<int>& idx);
+  int bufferedElement(const Value* v, const std::vector<int>& idx);
+
+  struct Buffered {
+    std::vector<char> fixed;  // per dim of v
+    int slot = 0;             // BlockGraph::locals index
+    int fill = -1;            // the Fill node, once made
+    std::vector<int> fixedIdx;
+  };
+  std::unordered_map<const Value*, Buffered> buffered_;
+  std::unordered_map<const Value*, std::vector<std::vector<int>>> recorded_;
+  std::unordered_map<const Value*, std::vector<int>> recordedResults_;
 
   ThreadGraph& tg_;
   const std::unordered_set<const Node*>& group_;

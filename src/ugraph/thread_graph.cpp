@@ -40,6 +40,9 @@ const char* tOpName(TOp op) {
     case TOp::Alu: return "Alu";
     case TOp::Cast: return "Cast";
     case TOp::Reduce: return "Reduce";
+    case TOp::Fill: return "Fill";
+    case TOp::LocalLoad: return "LocalLoad";
+    case TOp::BlockIndex: return "BlockIndex";
   }
   return "?";
 }
@@ -140,6 +143,56 @@ int ThreadGraph::reduce(ReduceOp op, DType accDType, int body, const std::vector
   return add(std::move(n));
 }
 
+int ThreadGraph::fill(int local, int body, const std::vector<int>& fillVarNodes) {
+  TNode n;
+  n.op = TOp::Fill;
+  n.dtype = node(body).dtype;
+  n.index = local;
+  n.args = {body};
+  for (int v : fillVarNodes) {
+    STITCH_ASSERT(node(v).op == TOp::ReduceVar, "fill over a node that is not a reduce variable");
+    n.reduceVars.push_back((int)node(v).index);
+  }
+  return add(std::move(n));
+}
+
+int ThreadGraph::localLoad(int fillNode, int flatIndex) {
+  STITCH_ASSERT(node(fillNode).op == TOp::Fill, "local load from a node that is not a fill");
+  STITCH_ASSERT(node(flatIndex).dtype == DType::i64, "local load index must be i64");
+  TNode n;
+  n.op = TOp::LocalLoad;
+  n.dtype = node(fillNode).dtype;
+  n.args = {fillNode, flatIndex};
+  return add(std::move(n));
+}
+
+int ThreadGraph::blockIndex() {
+  TNode n;
+  n.op = TOp::BlockIndex;
+  return add(std::move(n));
+}
+
+int ThreadGraph::substituteReduceVar(int node, int var, int with) {
+  std::vector<int> copy(node + 1, -1);
+  for (int i = 0; i <= node; ++i) {
+    const TNode& n = nodes_[i];
+    if (n.op == TOp::ReduceVar && n.index == var) {
+      copy[i] = with;
+      continue;
+    }
+    bool changed = false;
+    for (int a : n.args) changed |= copy[a] != a;
+    if (!changed) {
+      copy[i] = i;
+      continue;
+    }
+    TNode m = n;
+    for (int& a : m.args) a = copy[a];
+    copy[i] = add(std::move(m));
+  }
+  return copy[node];
+}
+
 int ThreadGraph::flatIndex(const std::vector<int>& idx, const std::vector<int64_t>& shape) {
   STITCH_ASSERT(idx.size() == shape.size(), "index rank ", idx.size(), " != shape rank ", shape.size());
   std::vector<int64_t> strides(shape.size(), 1);
@@ -185,6 +238,12 @@ std::string ThreadGraph::str() const {
         o << ' ' << reduceOpName(n.reduce) << " %" << n.args[0] << " over";
         for (int r : n.reduceVars) o << " r" << r << "<" << reduceExtents_[r] << ">";
         break;
+      case TOp::Fill:
+        o << " local" << n.index << " <- %" << n.args[0] << " over";
+        for (int r : n.reduceVars) o << " r" << r << "<" << reduceExtents_[r] << ">";
+        break;
+      case TOp::LocalLoad: o << " %" << n.args[0] << " [%" << n.args[1] << "]"; break;
+      case TOp::BlockIndex: break;
     }
     o << " : " << dtypeName(n.dtype) << "\n";
   }

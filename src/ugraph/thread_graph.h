@@ -12,6 +12,9 @@
 //
 // A Reduce node folds its body over fresh reduce variables (ReduceVar) in
 // row-major order of their extents, accumulating in the node's dtype.
+// A Fill computes its body at every point of its own variables into a
+// block-local buffer; LocalLoads read it back (a value computed once and
+// read many times instead of recomputed at each use).
 // Nodes are hash-consed: adding a node equal to an existing one returns it.
 #pragma once
 #include <cstdint>
@@ -33,6 +36,11 @@ enum class TOp : uint8_t {
   Alu,        // alu(args...)
   Cast,       // args[0] converted to dtype (C conversion; float -> bool is != 0)
   Reduce,     // reduce(args[0]) over reduceVars; dtype is the accumulator's
+  Fill,       // block-local buffer `index` (BlockGraph::locals) := args[0] at every point of
+              // reduceVars (row-major); computed once where the loops its body needs are open
+  LocalLoad,  // element args[1] (an i64 flat index) of the buffer Fill args[0] filled
+  BlockIndex, // i64: the index of the grid block running (column kernels: which part of the
+              // split reduction this block folds)
 };
 
 struct TNode {
@@ -70,6 +78,14 @@ class ThreadGraph {
   int cast(int x, DType dtype);  // x itself when it already has dtype
   // reduceVarNodes: node ids returned by newReduceVar.
   int reduce(ReduceOp op, DType accDType, int body, const std::vector<int>& reduceVarNodes);
+  // Buffer `local` holds body at every point of fillVarNodes (newReduceVar
+  // nodes, row-major); localLoad reads its element `flatIndex`.
+  int fill(int local, int body, const std::vector<int>& fillVarNodes);
+  int localLoad(int fillNode, int flatIndex);
+  int blockIndex();
+  // A copy of `node` with reduce variable `var` replaced by node `with`
+  // (the nodes that depend on it are re-added; others are shared).
+  int substituteReduceVar(int node, int var, int with);
 
   // Output `outputSlot` at the flat row-major index of the iteration
   // variables gets `value` (converted to the output's dtype by the caller).

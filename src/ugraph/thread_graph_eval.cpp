@@ -9,6 +9,7 @@
 #include "common/error.h"
 #include "interp/dtype_dispatch.h"  // header-only, like scalar_math.h
 #include "interp/scalar_math.h"  // header-only: the interpreter's element semantics
+#include "interp/unary_math.h"   // header-only: the interpreter's exp / tanh / sigmoid
 
 namespace stitch {
 
@@ -65,9 +66,10 @@ T unaryOp(AluOp op, T x) {
       case AluOp::Ceil: return std::ceil(x);
       case AluOp::Round: return std::nearbyint(x);
       case AluOp::Trunc: return std::trunc(x);
-      case AluOp::Exp: return std::exp(x);
-      case AluOp::Exp2: return std::exp2(x);
-      case AluOp::Expm1: return std::expm1(x);
+      // The interpreter's functions (interp/unary_math.h), bit for bit.
+      case AluOp::Exp: return expOf(x);
+      case AluOp::Exp2: return exp2Of(x);
+      case AluOp::Expm1: return expm1Of(x);
       case AluOp::Log: return std::log(x);
       case AluOp::Log2: return std::log2(x);
       case AluOp::Log1p: return std::log1p(x);
@@ -82,16 +84,12 @@ T unaryOp(AluOp op, T x) {
       case AluOp::Atan: return std::atan(x);
       case AluOp::Sinh: return std::sinh(x);
       case AluOp::Cosh: return std::cosh(x);
-      case AluOp::Tanh: return std::tanh(x);
-      case AluOp::Sigmoid: return T(1) / (T(1) + std::exp(-x));
-      case AluOp::Silu: return x * (T(1) / (T(1) + std::exp(-x)));
+      case AluOp::Tanh: return tanhOf(x);
+      case AluOp::Sigmoid: return sigmoidOf(x);
+      case AluOp::Silu: return siluOf(x);
       case AluOp::Erf: return std::erf(x);
       case AluOp::GeluErf: return x * T(0.5) * (T(1) + std::erf(x * T(M_SQRT1_2)));
-      case AluOp::GeluTanh: {
-        const T kBeta = T(M_SQRT2 * M_2_SQRTPI * 0.5), kKappa = T(0.044715);
-        T inner = kBeta * (x + kKappa * x * x * x);
-        return T(0.5) * x * (T(1) + std::tanh(inner));
-      }
+      case AluOp::GeluTanh: return geluTanhOf(x);
       default: break;
     }
   } else {
@@ -185,7 +183,7 @@ class Evaluator {
       for (int a : n.args)
         for (int r : free_[a])
           if (std::find(free_[i].begin(), free_[i].end(), r) == free_[i].end()) free_[i].push_back(r);
-      if (n.op == TOp::Reduce)
+      if (n.op == TOp::Reduce || n.op == TOp::Fill)
         for (int r : n.reduceVars) free_[i].erase(std::remove(free_[i].begin(), free_[i].end(), r), free_[i].end());
     }
     iter_.assign(tg.iterShape().size(), 0);
@@ -231,8 +229,25 @@ class Evaluator {
       }
       case TOp::Alu: return alu(n);
       case TOp::Reduce: return reduce(n);
+      case TOp::Fill: return Val{};  // its elements are computed where they are read
+      case TOp::LocalLoad: return localLoad(n);
+      case TOp::BlockIndex: STITCH_ASSERT(false, "evaluator: a block index outside a column kernel's partials"); break;
     }
     return Val{};
+  }
+
+  // The buffer's element: the fill's body at the tile point the index names.
+  Val localLoad(const TNode& n) {
+    const TNode& fill = tg_.node(n.args[0]);
+    int64_t rest = eval(n.args[1]).i, total = 1;
+    for (int r : fill.reduceVars) total *= tg_.reduceExtent(r);
+    STITCH_ASSERT(rest >= 0 && rest < total, "evaluator: local load at ", rest, " outside its ", total, " elements");
+    for (size_t v = fill.reduceVars.size(); v-- > 0;) {
+      int64_t extent = tg_.reduceExtent(fill.reduceVars[v]);
+      reduceVals_[fill.reduceVars[v]] = rest % extent;
+      rest /= extent;
+    }
+    return eval(fill.args[0]);
   }
 
   Val load(const TNode& n) {

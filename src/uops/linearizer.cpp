@@ -5,11 +5,17 @@
 #include <limits>
 
 #include "common/error.h"
+#include "uops/linearizer_impl.h"
 #include "uops/reduce_order.h"
 
 namespace stitch {
 
+using linearizer_detail::Linearizer;
+
 namespace {
+
+// Innermost output loops of at most this many iterations are unrolled.
+constexpr int64_t kMaxUnrolledInnerLoop = 4;
 
 bool hasEffect(UOpKind kind) {
   switch (kind) {
@@ -42,51 +48,9 @@ DType bufferDType(const Value* v) {
   return *v->type()->dtype();
 }
 
-class Linearizer {
- public:
-  Linearizer(const Kernel& kernel, KernelUOps& out)
-      : kernel_(kernel), block_(kernel.block), tg_(kernel.block.thread), out_(out), g_(out.uops) {}
+}  // namespace
 
-  void run();
-
- private:
-  void analyze();
-  void emitLevel(int level);
-  void emitNode(int n);
-  void emitReduce(int n);
-  void emitOuterReduces(const std::vector<int>& reduces);
-  int combine(ReduceOp op, DType acc, int prev, int value);
-  void openLoop(int l);
-  // Opens output loop l; returns its LOOP (or -1 for a loop of one) and sets
-  // *offset to the variable's offset within this block's share of the loop.
-  int openLoopUOp(int l, int* offset);
-  int decodeIterVar(int dim);
-  int constOf(const TNode& n);
-  int c(int64_t v) { return g_.constInt(v); }
-  int loopUOp(int start, int end) { return g_.add(makeUOp(UOpKind::Loop, DType::i64, {start, end}), false); }
-
-  const Kernel& kernel_;
-  const BlockGraph& block_;
-  const ThreadGraph& tg_;
-  KernelUOps& out_;
-  UOpGraph& g_;
-
-  std::vector<int> buffers_, params_;
-  std::vector<int> loopOfDim_;      // iteration dim -> index in block.loops
-  std::vector<int> order_;          // block.loops indices, outer to inner (reduce_order.h)
-  std::vector<int> positionOf_;     // block.loops index -> its depth in order_
-  int splitLoop_ = 0;               // the loop the grid splits, in chunks of chunk_ iterations
-  int64_t chunk_ = 1;
-  std::vector<int> loopVar_;        // per loop: its variable (a LOOP, or CONST 0 for a loop of one)
-  int special_ = -1;
-  std::vector<int> loopUOps_;       // LOOP uops still to close, outer to inner
-  std::vector<int> outDepth_;       // per node: output loops it needs open (0: none)
-  std::vector<std::vector<int>> rvars_;  // per node: reduce variables it depends on (sorted)
-  std::vector<char> needed_;
-  std::vector<int> value_;          // per node: its uop, -1 before it is emitted
-  std::vector<int> reduceVarNode_;  // reduce variable -> its node
-  std::vector<char> bound_;         // reduce variable -> its loop is open
-};
+namespace linearizer_detail {
 
 void Linearizer::analyze() {
   const auto& nodes = tg_.nodes();
@@ -109,11 +73,14 @@ void Linearizer::analyze() {
         reduceVarNode_.at(n.index) = (int)i;
         break;
       case TOp::Const:
-      case TOp::Param: break;
+      case TOp::Param:
+      case TOp::BlockIndex: break;
       case TOp::Load:
       case TOp::Alu:
       case TOp::Cast:
-      case TOp::Reduce: {
+      case TOp::Reduce:
+      case TOp::Fill:
+      case TOp::LocalLoad: {
         std::vector<int> rv;
         for (int a : n.args) {
           STITCH_ASSERT(a < (int)i, "thread graph not in dependency order");
@@ -122,7 +89,7 @@ void Linearizer::analyze() {
         }
         std::sort(rv.begin(), rv.end());
         rv.erase(std::unique(rv.begin(), rv.end()), rv.end());
-        if (n.op == TOp::Reduce)
+        if (n.op == TOp::Reduce || n.op == TOp::Fill)
           for (int r : n.reduceVars) rv.erase(std::remove(rv.begin(), rv.end(), r), rv.end());
         rvars_[i] = std::move(rv);
         break;
@@ -163,6 +130,7 @@ void Linearizer::emitNode(int i) {
     case TOp::IterVar: v = decodeIterVar((int)n.index); break;
     case TOp::ReduceVar: STITCH_ASSERT(false, "reduce variable used outside its reduction"); break;
     case TOp::Const: v = constOf(n); break;
+    case TOp::BlockIndex: v = special_; break;
     case TOp::Param: {
       STITCH_ASSERT(n.index >= 0 && n.index < (int64_t)params_.size(), "parameter ", n.index, " out of range");
       v = params_[n.index];
@@ -183,57 +151,32 @@ void Linearizer::emitNode(int i) {
     }
     case TOp::Cast: v = g_.add(makeUOp(UOpKind::Cast, n.dtype, {arg(0)})); break;
     case TOp::Reduce: emitReduce(i); return;
+    case TOp::Fill: emitFill(i); return;
+    case TOp::LocalLoad: v = g_.add(makeUOp(UOpKind::Load, n.dtype, {arg(0), arg(1)}), false); break;
   }
   value_[i] = v;
 }
 
-// The accumulator's start: the identity of the combining op.
-UOp reduceInit(ReduceOp op, DType dtype) {
-  UOp c = makeUOp(UOpKind::Const, dtype);
-  bool fl = isFloating(dtype);
-  double inf = std::numeric_limits<double>::infinity();
-  auto lowest = [&]() -> int64_t {
-    return dtype == DType::b8 ? 0 : dtype == DType::i32 ? INT32_MIN : INT64_MIN;
-  };
-  auto highest = [&]() -> int64_t {
-    return dtype == DType::b8 ? 1 : dtype == DType::i32 ? INT32_MAX : INT64_MAX;
-  };
-  switch (op) {
-    case ReduceOp::Sum: c.fval = 0, c.ival = 0; break;
-    case ReduceOp::Prod: c.fval = 1, c.ival = 1; break;
-    case ReduceOp::Max: fl ? (void)(c.fval = -inf) : (void)(c.ival = lowest()); break;
-    case ReduceOp::Min: fl ? (void)(c.fval = inf) : (void)(c.ival = highest()); break;
-  }
-  return c;
-}
-
-int Linearizer::combine(ReduceOp op, DType acc, int prev, int v) {
-  switch (op) {
-    case ReduceOp::Sum: return g_.alu(AluOp::Add, acc, {prev, v});
-    case ReduceOp::Prod: return g_.alu(AluOp::Mul, acc, {prev, v});
-    // The new value first: like the interpreter, a later equal value (-0.0
-    // after +0.0) does not replace the current one, and NaN wins.
-    case ReduceOp::Max: return g_.alu(AluOp::Max, acc, {v, prev});
-    case ReduceOp::Min: return g_.alu(AluOp::Min, acc, {v, prev});
-  }
-  return -1;
-}
-
-void Linearizer::emitReduce(int i) {
+// A block-local buffer filled with its body at every point of its
+// variables (row-major), where the loops its body needs are open: the
+// buffer's DEFINE_LOCAL, then the fill loops. Its value is the buffer.
+void Linearizer::emitFill(int i) {
   const TNode& n = tg_.node(i);
-  DType acc = n.dtype;
-  int init = g_.add(reduceInit(n.reduce, acc));
-  int accUOp = -1;
-  if (!n.reduceVars.empty()) accUOp = g_.add(makeUOp(UOpKind::DefineAcc, acc, {init}), false);
+  const LocalBuffer& lb = block_.locals.at(n.index);
+  UOp local = makeUOp(UOpKind::DefineLocal, n.dtype);
+  local.name = lb.name;
+  local.ival = lb.elements;
+  local.arg = lb.offset;
+  const int buffer = g_.add(local, false);
   std::vector<int> loops;
   const int body = n.args[0];
+  int flat = c(0);
   for (int r : n.reduceVars) {
     int l = loopUOp(c(0), c(tg_.reduceExtent(r)));
     loops.push_back(l);
-    STITCH_ASSERT(reduceVarNode_.at(r) >= 0, "reduce variable ", r, " without a node");
-    value_[reduceVarNode_[r]] = l;
+    value_[reduceVarNode_.at(r)] = l;
     bound_[r] = 1;
-    // Body nodes that need this variable and no variable still unbound.
+    flat = g_.alu(AluOp::Add, DType::i64, {g_.alu(AluOp::Mul, DType::i64, {flat, c(tg_.reduceExtent(r))}), l});
     for (int k = 0; k <= body; ++k) {
       if (!needed_[k] || value_[k] >= 0 || tg_.node(k).op == TOp::ReduceVar) continue;
       const auto& rv = rvars_[k];
@@ -243,18 +186,16 @@ void Linearizer::emitReduce(int i) {
     }
   }
   int v = value_[body];
-  STITCH_ASSERT(v >= 0, "reduction body of %", i, " not emitted");
-  if (g_.at(v).dtype != acc) v = g_.add(makeUOp(UOpKind::Cast, acc, {v}));
-  int next = combine(n.reduce, acc, accUOp >= 0 ? accUOp : init, v);
-  if (loops.empty()) {
-    value_[i] = next;
-    return;
-  }
-  int phi = g_.add(makeUOp(UOpKind::Phi, acc, {accUOp, next, loops.back()}), false);
+  STITCH_ASSERT(v >= 0, "fill body of %", i, " not emitted");
+  g_.add(makeUOp(UOpKind::Store, n.dtype, {buffer, flat, v}), false);
   for (auto it = loops.rbegin(); it != loops.rend(); ++it)
     g_.add(makeUOp(UOpKind::EndLoop, DType::i64, {*it}), false);
   for (int r : n.reduceVars) bound_[r] = 0;
-  value_[i] = phi;
+  // Values computed inside the fill loops are out of scope after them.
+  for (size_t k = 0; k < value_.size(); ++k)
+    for (int r : n.reduceVars)
+      if (std::find(rvars_[k].begin(), rvars_[k].end(), r) != rvars_[k].end()) value_[k] = -1;
+  value_[i] = buffer;
 }
 
 void Linearizer::emitLevel(int level) {
@@ -295,91 +236,6 @@ void Linearizer::openLoop(int l) {
   if (u >= 0) loopUOps_.push_back(u);
 }
 
-// Reductions with their loops outside the innermost output loop (see
-// reduce_order.h): accumulators in local arrays indexed by the inner loop's
-// offset in this block. Passes of the inner loop: start values; per
-// reduction, accumulate (inside its reduce loops); then the rest and the
-// stores. Earlier reductions' results are reloaded from their arrays.
-void Linearizer::emitOuterReduces(const std::vector<int>& reduces) {
-  const int inner = order_.back();
-  const int depth = (int)block_.loops.size();
-  const int64_t size =
-      inner == splitLoop_ ? std::min(chunk_, block_.loops[inner].extent) : block_.loops[inner].extent;
-  std::vector<int> arrays, done;
-  for (int r : reduces) {
-    UOp local = makeUOp(UOpKind::DefineLocal, tg_.node(r).dtype);
-    local.name = "partial";
-    local.name += std::to_string(arrays.size());
-    local.ival = size;
-    arrays.push_back(g_.add(local, false));
-  }
-  auto endLoop = [&](int loop) { g_.add(makeUOp(UOpKind::EndLoop, DType::i64, {loop}), false); };
-  // Values computed inside a closed inner loop are out of scope.
-  auto forgetInner = [&] {
-    for (size_t k = 0; k < value_.size(); ++k)
-      if (outDepth_[k] == depth || !rvars_[k].empty()) value_[k] = -1;
-  };
-  int offset;
-  auto openInner = [&] {
-    int j = openLoopUOp(inner, &offset);
-    for (size_t d = 0; d < done.size(); ++d)
-      value_[done[d]] = g_.add(makeUOp(UOpKind::Load, tg_.node(done[d]).dtype, {arrays[d], offset}), false);
-    return j;
-  };
-  int j = openInner();
-  for (size_t k = 0; k < reduces.size(); ++k) {
-    const TNode& n = tg_.node(reduces[k]);
-    g_.add(makeUOp(UOpKind::Store, n.dtype, {arrays[k], offset, g_.add(reduceInit(n.reduce, n.dtype))}), false);
-  }
-  endLoop(j);
-  forgetInner();
-
-  for (size_t k = 0; k < reduces.size(); ++k) {
-    const int i = reduces[k];
-    const TNode& n = tg_.node(i);
-    const int body = n.args[0];
-    const DType acc = n.dtype;
-    std::vector<int> loops;
-    for (int r : n.reduceVars) {
-      int l = loopUOp(c(0), c(tg_.reduceExtent(r)));
-      loops.push_back(l);
-      value_[reduceVarNode_.at(r)] = l;
-      bound_[r] = 1;
-      for (int m = 0; m <= body; ++m) {
-        if (!needed_[m] || value_[m] >= 0 || tg_.node(m).op == TOp::ReduceVar || outDepth_[m] >= depth) continue;
-        const auto& rv = rvars_[m];
-        if (std::find(rv.begin(), rv.end(), r) == rv.end()) continue;
-        if (!std::all_of(rv.begin(), rv.end(), [&](int x) { return bound_[x] != 0; })) continue;
-        emitNode(m);
-      }
-    }
-    // The reduction's operand and what it depends on, short of other reductions.
-    std::vector<char> inBody(body + 1, 0);
-    inBody[body] = 1;
-    for (int m = body; m >= 0; --m)
-      if (inBody[m] && tg_.node(m).op != TOp::Reduce)
-        for (int a : tg_.node(m).args) inBody[a] = 1;
-    j = openInner();
-    for (int m = 0; m <= body; ++m) {
-      if (!inBody[m] || value_[m] >= 0 || tg_.node(m).op == TOp::ReduceVar || outDepth_[m] != depth) continue;
-      const auto& rv = rvars_[m];
-      if (!std::all_of(rv.begin(), rv.end(), [&](int x) { return bound_[x] != 0; })) continue;
-      emitNode(m);
-    }
-    int v = value_[body];
-    STITCH_ASSERT(v >= 0, "reduction body of %", i, " not emitted");
-    if (g_.at(v).dtype != acc) v = g_.add(makeUOp(UOpKind::Cast, acc, {v}));
-    int prev = g_.add(makeUOp(UOpKind::Load, acc, {arrays[k], offset}), false);
-    g_.add(makeUOp(UOpKind::Store, acc, {arrays[k], offset, combine(n.reduce, acc, prev, v)}), false);
-    endLoop(j);
-    for (auto it = loops.rbegin(); it != loops.rend(); ++it) endLoop(*it);
-    for (int r : n.reduceVars) bound_[r] = 0;
-    forgetInner();
-    done.push_back(i);
-  }
-  loopUOps_.push_back(openInner());
-}
-
 void Linearizer::run() {
   for (const Value* v : kernel_.outputs) out_.buffers.push_back(bufferDType(v));
   for (const Value* v : kernel_.inputs) out_.buffers.push_back(bufferDType(v));
@@ -400,6 +256,16 @@ void Linearizer::run() {
     u.name += std::to_string(p);
     params_.push_back(g_.add(u, false));
   }
+  if (block_.column) {
+    // Partial results of every block, shared by all of them: a DEFINE_LOCAL
+    // before the grid (the renderer allocates it per call).
+    UOp partials = makeUOp(UOpKind::DefineLocal, tg_.node(block_.column->reduce).dtype);
+    partials.name = "partials";
+    int64_t outputs = 1;
+    for (const LoopDim& l : block_.loops) outputs *= l.extent;
+    partials.ival = block_.column->parts * outputs;
+    partials_ = g_.add(partials, false);
+  }
   UOp sp = makeUOp(UOpKind::Special, DType::i64);
   sp.name = "gidx0";
   sp.ival = block_.grid.empty() ? 1 : block_.grid[0];
@@ -409,6 +275,7 @@ void Linearizer::run() {
   for (const LoopDim& l : block_.loops)
     if (l.extent == 0) return;  // no element: the kernel does nothing
   const int numLoops = (int)block_.loops.size();
+  if (block_.column) return runColumn();
   order_ = outputLoopOrder(block_);
   positionOf_.assign(numLoops, -1);
   for (int p = 0; p < numLoops; ++p) positionOf_.at(order_.at(p)) = p;
@@ -418,7 +285,11 @@ void Linearizer::run() {
   // reduction, and the grid's blocks split the outermost loop instead.
   splitLoop_ = order_[0];
   chunk_ = block_.blockExtent;
-  if (splitLoop_ != 0) {
+  if (block_.fromSchedule) {
+    // The group's schedule fixed the split (block_graph_builder.h): blocks
+    // keep it whatever the loop order, so each computes its own tile.
+    splitLoop_ = block_.splitLoop;
+  } else if (splitLoop_ != 0) {
     int64_t blocks = std::max<int64_t>(sp.ival, 1), extent = block_.loops[splitLoop_].extent;
     chunk_ = (extent + blocks - 1) / blocks;
   }
@@ -426,12 +297,42 @@ void Linearizer::run() {
   const std::vector<int> outer = outerReduceNodes(block_, order_, splitLoop_, chunk_);
   emitLevel(0);
   for (int p = 0; p < numLoops; ++p) {
+    if (p == numLoops - 1 && outer.empty() && unrollsInnerLoop(order_[p])) return emitUnrolledInnerLoop(order_[p]);
     if (p == numLoops - 1 && !outer.empty()) emitOuterReduces(outer);
     else openLoop(order_[p]);
     emitLevel(p + 1);
   }
-  // Row-major output index: a loop's dims are consecutive, so the loop
-  // variable times the size of the dims after them.
+  emitStores(outputIndex());
+  closeLoops();
+}
+
+// An innermost output loop of a few iterations (an HWC image's channels)
+// is written out once per iteration with its variable a constant: index
+// arithmetic and selects on it fold away, and the loop around it becomes
+// the innermost one, long and contiguous, which the C compiler vectorizes
+// (normalize's channel swap: 4x faster than a 3-iteration inner loop).
+bool Linearizer::unrollsInnerLoop(int l) const {
+  return mayUnroll_ && block_.loops.size() >= 2 && l != splitLoop_ && block_.loops[l].extent <= kMaxUnrolledInnerLoop;
+}
+
+void Linearizer::emitUnrolledInnerLoop(int l) {
+  unrolled_ = true;
+  const int depth = (int)block_.loops.size();
+  for (int64_t i = 0; i < block_.loops[l].extent; ++i) {
+    loopVar_[l] = c(i);
+    emitLevel(depth);
+    emitStores(outputIndex());
+    // The next copy recomputes what depends on the variable, and what lives
+    // inside a reduction's (now closed) loops.
+    for (size_t k = 0; k < value_.size(); ++k)
+      if (outDepth_[k] == depth || !rvars_[k].empty() || tg_.node((int)k).op == TOp::ReduceVar) value_[k] = -1;
+  }
+  closeLoops();
+}
+
+// Row-major output index: a loop's dims are consecutive, so the loop
+// variable times the size of the dims after them.
+int Linearizer::outputIndex() {
   const auto& shape = tg_.iterShape();
   int index = c(0);
   for (int l = 0; l < (int)block_.loops.size(); ++l) {
@@ -442,6 +343,16 @@ void Linearizer::run() {
     int term = g_.alu(AluOp::Mul, DType::i64, {loopVar_[l], c(stride)});
     index = g_.alu(AluOp::Add, DType::i64, {index, term});
   }
+  return index;
+}
+
+void Linearizer::closeLoops() {
+  for (auto it = loopUOps_.rbegin(); it != loopUOps_.rend(); ++it)
+    g_.add(makeUOp(UOpKind::EndLoop, DType::i64, {*it}), false);
+  loopUOps_.clear();
+}
+
+void Linearizer::emitStores(int index) {
   for (const auto& s : tg_.stores()) {
     STITCH_ASSERT(s.output >= 0 && s.output < out_.numOutputs, "store to output ", s.output, " out of range");
     int v = value_.at(s.value);
@@ -450,11 +361,9 @@ void Linearizer::run() {
     if (g_.at(v).dtype != dt) v = g_.add(makeUOp(UOpKind::Cast, dt, {v}));
     g_.add(makeUOp(UOpKind::Store, dt, {buffers_[s.output], index, v}), false);
   }
-  for (auto it = loopUOps_.rbegin(); it != loopUOps_.rend(); ++it)
-    g_.add(makeUOp(UOpKind::EndLoop, DType::i64, {*it}), false);
 }
 
-}  // namespace
+}  // namespace linearizer_detail
 
 UOpGraph withoutDeadUOps(const UOpGraph& g) {
   const auto& uops = g.uops();
@@ -475,13 +384,51 @@ UOpGraph withoutDeadUOps(const UOpGraph& g) {
   return out;
 }
 
+namespace {
+
+// Whether an integer division or remainder runs in some innermost loop.
+bool divisionInInnermostLoop(const UOpGraph& g) {
+  const auto& uops = g.uops();
+  std::vector<int> open;  // LOOP uops, outer to inner
+  bool nested = false;    // the innermost open loop contains another loop
+  bool division = false;  // ... or a division
+  for (const UOp& u : uops) {
+    if (u.kind == UOpKind::Loop) {
+      open.push_back(0);
+      nested = false, division = false;
+    } else if (u.kind == UOpKind::EndLoop && !open.empty()) {
+      if (!nested && division) return true;
+      open.pop_back();
+      nested = true, division = false;
+    } else if (u.kind == UOpKind::Alu && u.dtype == DType::i64 &&
+               (u.alu == AluOp::Div || u.alu == AluOp::Mod || u.alu == AluOp::FloorDiv || u.alu == AluOp::Remainder)) {
+      division = true;
+    }
+  }
+  return false;
+}
+
+KernelUOps linearizeWith(const Kernel& kernel, bool mayUnroll, bool* unrolled) {
+  KernelUOps out;
+  out.name = kernel.name;
+  Linearizer lin(kernel, out, mayUnroll);
+  lin.run();
+  *unrolled = lin.unrolled();
+  out.uops = withoutDeadUOps(out.uops);
+  return out;
+}
+
+}  // namespace
+
 KernelUOps linearize(const Kernel& kernel) {
   STITCH_ASSERT(kernel.kind == KernelKind::GraphDefined, "linearize: kernel ", kernel.name,
                 " is not graph-defined");
-  KernelUOps out;
-  out.name = kernel.name;
-  Linearizer(kernel, out).run();
-  out.uops = withoutDeadUOps(out.uops);
+  bool unrolled = false;
+  KernelUOps out = linearizeWith(kernel, true, &unrolled);
+  // Unrolling a short inner loop pays only when the loop around it stays
+  // free of index division (a broadcast operand split across a merged loop
+  // would need one per element); then the plain nest is better.
+  if (unrolled && divisionInInnermostLoop(out.uops)) out = linearizeWith(kernel, false, &unrolled);
   return out;
 }
 

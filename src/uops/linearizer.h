@@ -12,6 +12,14 @@
 // depth where all their operands exist (loop-invariant values are hoisted).
 // A Reduce becomes DEFINE_ACC, LOOPs over its variables (first variable
 // outermost), the body, ALU(acc, value), PHI, ENDLOOPs; its value is the PHI.
+// A long one whose result does not depend on the order up to rounding
+// (lane_reduce.h) accumulates in 16 lanes of a DEFINE_LOCAL instead, so the
+// C compiler vectorizes it, and combines the lanes in a fixed order.
+// A Fill (block-local buffer, local_buffers.h) is a loop nest that stores a
+// tile before its first reader. A Column kernel folds each block's part of
+// the reduction into shared partials, then, after the grid, combines them in
+// block order. An innermost output loop of at most 4 iterations is written
+// out per iteration when the loop around it stays free of index division.
 // Every output is stored at the flat row-major index of the iteration
 // variables. Uops left unused by the simplifier are dropped at the end.
 //

@@ -27,12 +27,15 @@ namespace stitch {
 enum class UOpKind : uint8_t {
   DefineGlobal,  // kernel buffer `arg` (pointer to dtype); ival: 1 when written
   DefineVar,     // scalar kernel parameter `arg` (dtype i64, f64 or bool)
-  DefineLocal,   // block-local array `name` of ival elements of dtype, declared where it stands (uninitialized)
+  DefineLocal,   // block-local array `name` of ival elements of dtype, declared where it stands (uninitialized);
+                 // `arg` is its offset in the per-thread scratch arena when the renderer places it there.
+                 // One placed before the SPECIAL is scratch shared by all blocks of a call (the caller
+                 // allocates it: a Column kernel's partial results)
   DefineAcc,     // accumulator with initial value src[0] (a CONST); set where it stands, updated by PHI
   Const,         // ival (bool / ints) or fval (floats)
   Special,       // grid index `name` in [0, ival); opens the parallel block loop
   Loop,          // counted loop from src[0] to src[1] (exclusive); the uop is the induction variable
-  EndLoop,       // closes src[0] (a LOOP)
+  EndLoop,       // closes src[0] (a LOOP, or the SPECIAL: what follows runs once, after every block)
   Load,          // src[0][src[1]]: buffer (DEFINE_GLOBAL / DEFINE_LOCAL) and i64 index
   Store,         // src[0][src[1]] = src[2] (dtype: the element's; STORE / ENDLOOP / ENDIF have no value)
   Alu,           // alu(src...)

@@ -214,6 +214,11 @@ def check_dump(stitch, normalize):
     p = run(stitch, ["dump", normalize, "--stage", "ugraph"] + spec)
     expect(p.returncode == 0 and "k0" in p.stdout and "f32[8,9,3]" in p.stdout,
            "dump --stage ugraph prints the kernel graph", p)
+    p = run(stitch, ["dump", normalize, "--stage", "fused"] + spec)
+    expect(p.returncode == 0 and p.stdout.startswith("group g0 ") and "schedule (split_dim=" in p.stdout,
+           "dump --stage fused prints the groups with their schedules", p)
+    p = run(stitch, ["dump", normalize, "--stage", "all"] + spec)
+    expect(p.returncode == 0 and "== after fuse (" in p.stdout, "dump --stage all shows the fuse pass", p)
     p = run(stitch, ["dump", normalize, "--stage", "uops"] + spec)
     expect(p.returncode == 0 and p.stdout.startswith("kernel k") and "DEFINE_GLOBAL" in p.stdout
            and "STORE" in p.stdout, "dump --stage uops prints each kernel's uops", p)
@@ -228,12 +233,32 @@ def check_dump(stitch, normalize):
     expect(p.returncode == 0 and "void k0(" in p.stdout, "dump --stage code works without a compiler", p)
 
 
+def check_tune(stitch, softmax, seed):
+    """--tune measures the candidate schedules once, stores the choice, and a
+    second run reuses it; results stay checked against the interpreter."""
+    with tempfile.TemporaryDirectory(prefix="stitch-cli-tune-") as tmp:
+        env = {"STITCH_CACHE_DIR": os.path.join(tmp, "cache")}
+        args = ["run", softmax, "--input", "x=f32[64,1000]", "--seed", str(seed), "--threads", "2",
+                "--tune", "--check", "--json"]
+        p = run(stitch, args, env=env)
+        r = parse_json(p, "--tune --json")
+        expect(p.returncode == 0 and r and r["check"]["ok"] and r["tune"]["from_cache"] is False
+               and r["tune"]["measured"] >= r["tune"]["groups"], "--tune measures the candidates", p)
+        stored = glob.glob(os.path.join(tmp, "cache", "tune", "*.txt"))
+        expect(len(stored) == 1, "--tune stores its choice (%d files)" % len(stored))
+        p = run(stitch, args, env=env)
+        r = parse_json(p, "--tune --json, second run")
+        expect(p.returncode == 0 and r and r["check"]["ok"]
+               and (r["tune"]["from_cache"] or r["tune"]["groups"] == 0),
+               "a second --tune run reuses the stored choice", p)
+
+
 def check_unavailable(stitch, normalize):
     base = ["run", normalize, "--input", "src=f32[2,2,3]", "--input", "mean=0", "--input", "scale=1"]
     cases = [
         (base + ["--stage", "functional"], "stitch: error: --stage applies to --mode interp"),
         (base + ["--mode", "compiled", "--stage", "parsed"], "stitch: error: --stage applies to --mode interp"),
-        (["dump", normalize, "--stage", "fused"], "stitch: error: --stage fused is not available yet"),
+        (base + ["--mode", "interp", "--tune"], "stitch: error: --tune applies to --mode compiled"),
     ]
     for args, message in cases:
         p = run(stitch, args)
@@ -263,6 +288,7 @@ def run_checks(args, normalize, seed):
     check_kernel_cache(args.stitch, normalize)
     check_outputs_npz(args.stitch, normalize, seed)
     check_dump(args.stitch, normalize)
+    check_tune(args.stitch, os.path.join(args.examples, "softmax.py"), seed)
     check_unavailable(args.stitch, normalize)
     print(f"{len(failures)} failed" if failures else "all passed")
     return 1 if failures else 0

@@ -26,6 +26,7 @@ int dumpCommand(const std::vector<std::string>& args) {
   PassLogger logger = PassLogger::fromEnvironment(!o.stage.has_value());
   PipelineOptions pipelineOptions;
   pipelineOptions.last = o.stage.value_or(lastAvailableStage());
+  pipelineOptions.listInputs = bindListElementTypes(program.entry, sources);
   PipelineResult result =
       runPipeline(*program.module, program.entry.name, types, pipelineOptions, logger);
   if (o.stage) {

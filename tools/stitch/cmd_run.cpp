@@ -2,6 +2,8 @@
 // program and run the Executable (--mode compiled, the default) or
 // interpret the IR after --stage (--mode interp); optionally check against
 // the reference interpreter, save and print the outputs.
+#include <unistd.h>
+
 #include <iostream>
 #include <optional>
 
@@ -13,6 +15,7 @@
 #include "driver/outputs.h"
 #include "driver/pipeline.h"
 #include "driver/program_loader.h"
+#include "driver/schedule_tuner.h"
 #include "driver/timed_run.h"
 #include "runtime/executable.h"
 #include "usage.h"
@@ -43,6 +46,7 @@ struct RunReport {
   std::string functionalFallback;  // see PipelineResult
   int64_t kernelCalls = 0;         // per run (compiled mode)
   std::optional<CompileReport> compile;
+  std::optional<TuneReport> tune;
 };
 
 InputSources inputSourcesFor(const RunOptions& o) {
@@ -77,6 +81,16 @@ TimedRun runCompiled(const RunOptions& o, PipelineResult& compiled, const BoundI
   return run;
 }
 
+// --tune: the schedules measured on these inputs (or the stored choice).
+TuneReport tuneProgram(const RunOptions& o, PipelineResult& compiled, const BoundInputs& inputs) {
+  TuneOptions options;
+  options.threads = o.threads;
+  options.programKey = readSourceFile(o.file) + "\nfn " + o.fn + "\n";
+  for (const TypePtr& t : inputs.types) options.programKey += t->str() + "\n";
+  if (::isatty(STDERR_FILENO)) options.progress = &std::cerr;
+  return tuneSchedules(compiled, inputs.values, options);
+}
+
 RunReport runProgram(const RunOptions& o) {
   LoadedProgram program = loadProgram(o.file, o.fn);
   BoundInputs inputs = bindInputs(program.entry, inputSourcesFor(o));
@@ -87,10 +101,13 @@ RunReport runProgram(const RunOptions& o) {
   pipelineOptions.last = compiledMode ? Stage::Code : o.stage;
   pipelineOptions.keepSpecializationInput = o.check && !compiledMode;
   pipelineOptions.keepParsed = o.check && compiledMode;
+  pipelineOptions.threads = o.threads;
+  pipelineOptions.listInputs = inputs.listElements;
   PipelineResult compiled =
       runPipeline(*program.module, program.entry.name, inputs.types, pipelineOptions, logger);
 
   RunReport report;
+  if (o.tune) report.tune = tuneProgram(o, compiled, inputs);
   InterpOptions interpOptions;
   interpOptions.threads = o.threads;
   TimedRun run = compiledMode
@@ -152,6 +169,13 @@ std::string jsonReport(const RunOptions& o, const RunReport& r) {
   j.key("median").value(t.medianMs).key("min").value(t.minMs).key("runs").value((int64_t)r.timesMs.size());
   j.endObject();
   if (r.compile) jsonCompile(j, *r.compile);
+  if (r.tune) {
+    j.key("tune").beginObject();
+    j.key("groups").value((int64_t)r.tune->groupsTuned);
+    j.key("measured").value((int64_t)r.tune->candidatesMeasured);
+    j.key("from_cache").value(r.tune->fromCache);
+    j.endObject();
+  }
   if (r.check) {
     j.key("check").beginObject();
     j.key("max_abs_err").value(r.check->maxAbsError).key("ok").value(r.check->ok);
@@ -186,6 +210,11 @@ void printText(const RunOptions& o, const RunReport& r) {
     std::cout << "compile: " << r.compile->stats.ms << " ms ("
               << cacheOutcomeName(r.compile->stats.outcome) << ", " << r.compile->stats.compiler
               << ")\n";
+  if (r.tune)
+    std::cout << "tune: " << r.tune->groupsTuned << " groups, "
+              << (r.tune->fromCache ? std::string("schedules from the tuning cache")
+                                    : std::to_string(r.tune->candidatesMeasured) + " schedules measured")
+              << "\n";
   if (!r.functionalFallback.empty())
     std::cout << "note: functionalization refused this program, so the later stages run it as "
                  "written: "

@@ -55,10 +55,18 @@ options:
                        as emitted, before shape specialization
   --bench N            one warm-up run, then N timed runs (median and min)
   --seed S             seed of the random inputs (default 0)
-  --threads N          OpenMP threads for the kernels and the host ops
+  --threads N          OpenMP threads for the kernels and the host ops (the
+                       fused kernels' schedules are tuned for it)
+  --tune               compiled mode: time every fused group's candidate
+                       schedules on these inputs (a progress bar on a
+                       terminal) and keep the fastest, instead of the cost
+                       model's choice; the choice is stored under
+                       $STITCH_CACHE_DIR/tune and reused by the next --tune
+                       run of the same program, inputs types and threads
   --json               print one JSON object: mode, outputs, kernels (kernel
                        calls per run), time_ms, compile (compiled mode: ms,
-                       cache memory|disk|compiled, compiler), check (with
+                       cache memory|disk|compiled, compiler), tune (with
+                       --tune: groups, measured, from_cache), check (with
                        --check), stages
 
 Environment: STITCH_DEBUG=1 prints the IR after every compiler pass, with
@@ -75,12 +83,12 @@ options:
   --fn NAME            the function (default: the last one in the file)
   --input NAME=SPEC    as for stitch run (no data is generated)
   --stage STAGE        parsed (default), functional, simplified: the graph
-                       IR; ugraph: the kernel graph (kernels, block graphs,
+                       IR; fused: the fused groups, one line each, with
+                       their schedules; ugraph: the kernel graph (kernels, block graphs,
                        thread graphs); uops: each kernel's uops; code: the C
                        source of the whole program (nothing is compiled);
                        all: every pass's output in order, with its time,
-                       "(unchanged)" when a pass changed nothing; fused: not
-                       available yet
+                       "(unchanged)" when a pass changed nothing
 )TXT";
 
 }  // namespace stitch::cli

@@ -6,6 +6,8 @@
 
 #include <cmath>
 #include <cstring>
+#include <fstream>
+#include <iterator>
 #include <map>
 #include <optional>
 #include <vector>
@@ -116,9 +118,13 @@ std::vector<AluOp> allAluOps() {
 
 // Values for one operand: every hard case against every other (for binary
 // ops), then random ones.
+// Besides the usual hard cases: denormals, and the edges of f32 exp /
+// tanh / sigmoid (overflow, underflow to denormals and zero, saturation,
+// the range reduction's boundary ln2 / 2) and of f64 exp.
 std::vector<double> floatSpecials() {
   return {0.0, -0.0, 1.0, -1.0, 0.5, -0.5, 1.5, 2.5, -2.5, 3.0, -3.0, 7.0, -7.0, 0.1, 100.0, -100.0,
-          1e30, -1e30, 1e-30, 1e300, INFINITY, -INFINITY, NAN};
+          1e30, -1e30, 1e-30, 1e300, INFINITY, -INFINITY, NAN, 1e-40, -1e-40, 1e-45, 88.72, 88.73,
+          -87.3, -103.9, -104.0, 9.0, -9.0, 20.0, 1e-8, -1e-8, 0.3466, -0.3466, 709.8, -745.2};
 }
 std::vector<int64_t> intSpecials(DType t) {
   int64_t lo = t == DType::i32 ? INT32_MIN : INT64_MIN, hi = t == DType::i32 ? INT32_MAX : INT64_MAX;
@@ -142,9 +148,10 @@ void fillOperands(std::vector<Tensor>& operands, DType t, int arity, int64_t n) 
       if (t == DType::b8) {
         op.setInt(k, special ? pick : (int64_t)(rng()() & 1));
       } else if (isFloating(t)) {
+        const uint64_t scale = rng()() % 8;  // mostly small; some huge, some across exp's range
         double v = special ? fs[pick]
                            : std::uniform_real_distribution<double>(-10, 10)(rng()) *
-                                 (rng()() % 8 == 0 ? 1e6 : 1.0);
+                                 (scale == 0 ? 1e6 : scale == 1 ? 12.0 : 1.0);
         op.setDouble(k, v);
       } else {
         int64_t v = special ? is[pick] : rng()() % 8 == 0 ? (int64_t)rng()() : (int64_t)(rng()() % 2001) - 1000;
@@ -222,7 +229,7 @@ Tensor reference(AluOp op, DType t, const std::vector<Tensor>& operands) {
 
 TEST(AluSemantics, EveryOpOnEveryDtypeMatchesTheInterpreter) {
   FreshCacheDir cache;
-  const int64_t n = 1200;
+  const int64_t n = 2400;  // every pair of float specials, then random values
   std::vector<Case> cases;
   std::vector<KernelUOps> kernels;
   std::vector<std::string> missing;
@@ -384,6 +391,64 @@ TEST(AluSemantics, CastsMatchTensorTo) {
                     << describe({c.in}, k) << ": C gives " << c.out.getDouble(k) << ", Tensor::to "
                     << expected.getDouble(k);
     }
+  }
+}
+
+// The f32 exp / exp2 / expm1 / tanh / sigmoid / silu / gelu(tanh) of the
+// C prelude are common/float_math.h itself: compiled, on values across
+// their whole range (every 4099th f32 bit pattern), they give the
+// interpreter's bits, in a vectorized loop and in its scalar remainder.
+TEST(AluSemantics, FloatMathOpsMatchTheInterpreterAcrossTheF32Range) {
+  FreshCacheDir cache;
+  std::ifstream header(std::string(STITCH_SOURCE_DIR) + "/src/common/float_math.h");
+  std::string text((std::istreambuf_iterator<char>(header)), std::istreambuf_iterator<char>());
+  ASSERT_FALSE(text.empty());
+  EXPECT_EQ(text, std::string(kFloatMathC)) << "the embedded prelude text is not the header's";
+
+  std::vector<float> xs;
+  for (uint64_t bits = 0; bits < (1ull << 32); bits += 4099) {
+    uint32_t b = (uint32_t)bits;
+    float x;
+    std::memcpy(&x, &b, sizeof x);
+    xs.push_back(x);
+  }
+  xs.resize(xs.size() - xs.size() % 16 + 7);  // a scalar remainder after the vector loop
+  const int64_t n = (int64_t)xs.size();
+  const AluOp ops[] = {AluOp::Exp, AluOp::Exp2, AluOp::Expm1, AluOp::Tanh,
+                       AluOp::Sigmoid, AluOp::Silu, AluOp::GeluTanh};
+  std::vector<KernelUOps> kernels;
+  for (AluOp op : ops) kernels.push_back(aluKernel(std::string("fm_") + aluOpName(op), op, DType::f32, DType::f32, n));
+  const std::string source = renderC(kernels);
+  EXPECT_EQ(source.find("expf("), std::string::npos);
+  EXPECT_EQ(source.find("tanhf("), std::string::npos);
+  auto lib = loadCompiled(source);
+  Tensor in = Tensor::empty({n}, DType::f32);
+  std::memcpy(in.rawData(), xs.data(), n * sizeof(float));
+  for (AluOp op : ops) {
+    Tensor out = Tensor::empty({n}, DType::f32);
+    void* bufs[] = {out.rawData(), in.rawData()};
+    lib->function(std::string("fm_") + aluOpName(op))(bufs, nullptr, 1);
+    InterpOp iop = *interpOp(op);
+    Tensor expected = unaryElementwise(iop.name, in, DType::f32, Tensor(), iop.approximate);
+    int failures = 0;
+    for (int64_t k = 0; k < n && failures < 5; ++k) {
+      if (sameElement(out, expected, k)) continue;
+      ++failures;
+      ADD_FAILURE() << aluOpName(op) << "(" << xs[k] << "): C " << out.getDouble(k) << ", interpreter "
+                    << expected.getDouble(k);
+    }
+  }
+}
+
+// A loop applying any of them vectorizes (a libm call would keep it scalar).
+TEST(AluSemantics, FloatMathLoopsVectorize) {
+  if (!hostCCompiler().isClang) GTEST_SKIP() << "vectorization remarks are read from clang";
+  FreshCacheDir cache;
+  for (AluOp op : {AluOp::Exp, AluOp::Exp2, AluOp::Expm1, AluOp::Tanh, AluOp::Sigmoid, AluOp::Silu}) {
+    std::string source = renderC({aluKernel("vec", op, DType::f32, DType::f32, 4096)});
+    CompilerRun run = compileWithVectorizeRemarks(cache.path(), source);
+    ASSERT_EQ(run.exitCode, 0) << run.output;
+    EXPECT_NE(run.output.find(vectorizedRemark()), std::string::npos) << aluOpName(op) << "\n" << run.output;
   }
 }
 

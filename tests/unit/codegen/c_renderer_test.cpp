@@ -11,6 +11,9 @@
 #include "codegen_test_util.h"
 #include "common/error.h"
 #include "kernel_builder.h"
+#include "../common/kernel_spec.h"
+#include "ugraph/block_graph_builder.h"
+#include "uops/linearizer.h"
 
 namespace stitch {
 namespace {
@@ -290,14 +293,90 @@ TEST(CRenderer, BlockLocalBufferAndNestedGrid) {
     ASSERT_EQ(result[e], in[e - e % 8 + (7 - e % 8)]) << "element " << e;
 }
 
-TEST(CRenderer, HugeBlockLocalBufferIsAnInternalError) {
-  KernelBuilder b("huge_local");
+// Buffers above the stack limit live in the per-thread scratch arena at
+// their offsets: two of them, one block each, staged and written back
+// (the second reversed) by several threads.
+TEST(CRenderer, LargeBlockLocalBuffersLiveInTheArena) {
+  FreshCacheDir cache;
+  const int64_t chunk = 20000 + (int64_t)(rng()() % 1000), blocks = 2 + (int64_t)(rng()() % 5), n = blocks * chunk;
+  KernelBuilder b("arena_blocks");
+  int out = b.global(0, DType::f32, true);
+  int x = b.global(1, DType::f32, false);
+  int g = b.special("gidx0", blocks);
+  auto local = [&](const char* name, int64_t offset) {
+    UOp def = makeUOp(UOpKind::DefineLocal, DType::f32);
+    def.ival = chunk;
+    def.arg = offset;
+    def.name = name;
+    return b.g().add(def, false);
+  };
+  int first = local("stage", 0), second = local("mirror", chunk * 4);
+  int base = b.alu(AluOp::Mul, DType::i64, {g, b.i64(chunk)});
+  int k = b.loop(b.i64(0), b.i64(chunk));
+  b.store(first, k, b.load(x, b.alu(AluOp::Add, DType::i64, {base, k})));
+  b.endLoop(k);
+  int k2 = b.loop(b.i64(0), b.i64(chunk));
+  b.store(second, k2, b.load(first, b.alu(AluOp::Sub, DType::i64, {b.i64(chunk - 1), k2})));
+  b.endLoop(k2);
+  int k3 = b.loop(b.i64(0), b.i64(chunk));
+  b.store(out, b.alu(AluOp::Add, DType::i64, {base, k3}), b.load(second, k3));
+  b.endLoop(k3);
+
+  std::string source = renderC({b.kernel()});
+  EXPECT_NE(source.find("stitch_arena("), std::string::npos);
+  auto lib = loadCompiled(source);
+  std::vector<float> in = randomFloats(n, -100, 100), result(n, NAN);
+  void* bufs[] = {result.data(), in.data()};
+  lib->function("arena_blocks")(bufs, nullptr, 3);
+  for (int64_t e = 0; e < n; ++e) ASSERT_EQ(result[e], in[e - e % chunk + (chunk - 1 - e % chunk)]) << "element " << e;
+}
+
+// A column kernel (Column schedule): out[j] = sum_i x[i, j] over rows
+// split into `parts` blocks; each block's partials go to scratch the
+// kernel allocates, and the part after the grid combines them in block
+// order: the same bits for every thread count.
+TEST(CRenderer, ColumnKernelCombinesPartialsAfterTheGrid) {
+  FreshCacheDir cache;
+  const int64_t parts = 2 + (int64_t)(rng()() % 5), rows = parts * (50 + (int64_t)(rng()() % 200)),
+                cols = 1 + (int64_t)(rng()() % 4);
+  testing::KernelSpec k({cols}, "column_sum");
+  k.output(DType::f32, {cols});
+  k.input(DType::f32, {rows, cols});
+  ThreadGraph& tg = k.tg();
+  int r = tg.newReduceVar(rows);
+  int j = tg.iterVar(0);
+  int x = tg.load(0, DType::f32, tg.flatIndex({r, j}, {rows, cols}));
+  int sum = tg.reduce(ReduceOp::Sum, DType::f64, tg.cast(x, DType::f64), {r});
+  tg.store(0, tg.cast(sum, DType::f32));
+  k.loops({{0}}, cols);
+  ASSERT_TRUE(columnFromSchedule(k.kernel.block, Schedule{0, parts, SchedType::Column}, rows));
+  EXPECT_EQ(k.kernel.block.grid, std::vector<int64_t>{parts});
+  KernelUOps uops = linearize(k.kernel);
+  std::string source = renderC({uops});
+  EXPECT_NE(source.find("column_sum_after"), std::string::npos);
+  auto lib = loadCompiled(source);
+  std::vector<float> in = randomFloats(rows * cols, -10, 10);
+  std::vector<float> first;
+  for (int64_t threads : {1, 2, 3}) {
+    std::vector<float> out(cols, NAN);
+    void* bufs[] = {out.data(), in.data()};
+    lib->function("column_sum")(bufs, nullptr, threads);
+    for (int64_t c = 0; c < cols; ++c) {
+      double expected = 0;
+      for (int64_t i = 0; i < rows; ++i) expected += in[i * cols + c];
+      EXPECT_NEAR(out[c], expected, 1e-4 * std::max(1.0, std::abs(expected))) << "column " << c;
+    }
+    if (first.empty()) first = out;
+    EXPECT_EQ(out, first) << "threads " << threads;
+  }
+}
+
+TEST(CRenderer, NegativeBlockLocalBufferIsAnInternalError) {
+  KernelBuilder b("bad_local");
   b.global(0, DType::f64, true);
-  UOp localDef;
-  localDef.kind = UOpKind::DefineLocal;
-  localDef.dtype = DType::f64;
-  localDef.ival = 1 << 20;
-  localDef.name = "big";
+  UOp localDef = makeUOp(UOpKind::DefineLocal, DType::f64);
+  localDef.ival = -1;
+  localDef.name = "bad";
   b.g().add(localDef, false);
   EXPECT_THROW(renderC({b.kernel()}), InternalError);
 }

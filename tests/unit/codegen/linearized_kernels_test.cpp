@@ -11,6 +11,8 @@
 #include "codegen/c_renderer.h"
 #include "codegen/kernel_cache.h"
 #include "codegen_test_util.h"
+#include "common/float_math.h"
+#include "uops/lane_reduce.h"
 #include "uops/linearizer.h"
 
 namespace stitch {
@@ -62,7 +64,7 @@ TEST(LinearizedKernels, BroadcastElementwiseOnRandomShapes) {
         mflat += (mshape[d] == 1 ? 0 : i) * mstride;
         mstride *= mshape[d];
       }
-      expected[flat] = std::exp(xs[flat] - ms[mflat]);
+      expected[flat] = stitch_exp_f32(xs[flat] - ms[mflat]);  // the kernels' (and interpreter's) f32 exp
     }
     for (int64_t threads : {1, 2, 5}) {
       std::vector<float> out(n, NAN);
@@ -97,9 +99,14 @@ TEST(LinearizedKernels, ScaledRowSums) {
   StitchScalar params[1];
   params[0].f = scale;
   lib->function("row_sums")(bufs, params, 3);
+  // Rows of kMinLaneSplitExtent or more elements sum in kReduceLanes lanes
+  // (uops/lane_reduce.h): lane l takes the columns c == l (mod lanes).
+  const bool lanes = cols >= kMinLaneSplitExtent;
   for (int64_t r = 0; r < rows; ++r) {
+    std::vector<double> lane(lanes ? kReduceLanes : 1, 0.0);
+    for (int64_t c = 0; c < cols; ++c) lane[c % (int64_t)lane.size()] += (double)xs[r * cols + c];
     double acc = 0;
-    for (int64_t c = 0; c < cols; ++c) acc += (double)xs[r * cols + c];
+    for (double v : lane) acc += v;
     EXPECT_EQ(out[r], (float)(acc * scale)) << "row " << r;
   }
 }

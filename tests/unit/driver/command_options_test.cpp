@@ -90,6 +90,8 @@ TEST(RunOptions, RejectsBadArguments) {
   EXPECT_TRUE(contains(runError({"f.py", "--mode", "interp", "--stage", "fused"}),
                        "--stage expects one of"));
   EXPECT_TRUE(contains(runError({"f.py", "--inputs="}), "--inputs needs a file name"));
+  EXPECT_TRUE(contains(runError({"f.py", "--mode", "interp", "--tune"}), "--tune applies to --mode compiled"));
+  EXPECT_TRUE(parseRunOptions({"f.py", "--tune"}).tune);
 }
 
 TEST(RunOptions, StageBelongsToInterpMode) {
@@ -109,7 +111,7 @@ TEST(DumpOptions, StagesAndErrors) {
   DumpOptions o = parseDumpOptions({"f.py", "--fn", "g", "--input", "x=f32[2]"});
   EXPECT_EQ(o.fn, "g");
   ASSERT_EQ(o.inputs.size(), 1u);
-  EXPECT_TRUE(contains(dumpError({"f.py", "--stage", "fused"}), "not available yet"));
+  EXPECT_EQ(parseDumpOptions({"f.py", "--stage", "fused"}).stage, Stage::Fused);
   EXPECT_EQ(parseDumpOptions({"f.py", "--stage", "ugraph"}).stage, Stage::UGraph);
   EXPECT_EQ(parseDumpOptions({"f.py", "--stage", "uops"}).stage, Stage::UOps);
   EXPECT_EQ(parseDumpOptions({"f.py", "--stage", "code"}).stage, Stage::Code);

@@ -64,7 +64,7 @@ TEST(Stages, NamesAndAvailability) {
   EXPECT_TRUE(stageAvailable(Stage::Parsed));
   EXPECT_TRUE(stageAvailable(Stage::Functional));
   EXPECT_TRUE(stageAvailable(Stage::Simplified));
-  EXPECT_FALSE(stageAvailable(Stage::Fused));
+  EXPECT_TRUE(stageAvailable(Stage::Fused));
   EXPECT_TRUE(stageAvailable(Stage::UGraph));
   EXPECT_TRUE(stageAvailable(Stage::UOps));
   EXPECT_TRUE(stageAvailable(Stage::Code));
@@ -200,12 +200,20 @@ TEST_F(DriverProgram, CodeStagesPlanLinearizeAndRender) {
   EXPECT_TRUE(quiet.records().back().ir.empty());  // a quiet logger keeps no text
 }
 
-TEST_F(DriverProgram, UnavailableStagesAreUserErrors) {
+// Stage fused stops after fusion: groups with schedules, no kernels yet.
+// bump's add and the write-back form one group; its dump names the schedule.
+TEST_F(DriverProgram, FusedStageStopsBeforeTheKernels) {
   LoadedProgram p = loadProgram(path_);
   PassLogger logger;
   PipelineOptions options;
   options.last = Stage::Fused;
-  EXPECT_THROW(runPipeline(*p.module, p.entry.name, {Type::tensor()}, options, logger), UserError);
+  PipelineResult r = runPipeline(*p.module, p.entry.name, {Type::tensor(DType::f32, std::vector<int64_t>{4, 5})},
+                                 options, logger);
+  ASSERT_FALSE(r.fusion.groups.empty());
+  EXPECT_TRUE(r.code.kernels.kernels.empty());
+  std::string text = stageText(r, Stage::Fused);
+  EXPECT_EQ(text.rfind("group g0 ", 0), 0u) << text;
+  EXPECT_NE(text.find("schedule (split_dim="), std::string::npos) << text;
 }
 
 // `bump` writes its input: the functional graph returns x's new value as an

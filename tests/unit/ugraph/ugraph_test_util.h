@@ -15,6 +15,7 @@
 #include "passes/constant_folding.h"
 #include "passes/cse.h"
 #include "passes/dce.h"
+#include "ugraph/block_graph_builder.h"
 #include "ugraph/kernel_graph_printer.h"
 #include "ugraph/kernel_planner.h"
 #include "ugraph/thread_graph_eval.h"
@@ -185,6 +186,40 @@ inline BlockGraph onlyBlock(const std::string& ir) {
   EXPECT_EQ(kg.kernels.size(), 1u);
   if (kg.kernels.empty()) return {};
   return kg.kernels[0].block;
+}
+
+// One group of every kernel op of the top block, roots = values used by
+// other nodes or returned, under `schedule`.
+inline FusionPlan oneGroup(const Graph& g, Schedule schedule = {}) {
+  FusedGroup group;
+  for (const Node* n : *g.top())
+    if (canRunInKernel(n)) group.nodes.push_back(n);
+  std::unordered_set<const Node*> members(group.nodes.begin(), group.nodes.end());
+  for (const Node* n : group.nodes) {
+    bool outside = std::find(g.outputs().begin(), g.outputs().end(), n->output()) != g.outputs().end();
+    for (const Use& u : n->output()->uses()) outside |= !members.count(u.user);
+    if (outside) group.roots.push_back(n->output());
+  }
+  group.schedule = schedule;
+  group.candidates = {schedule};
+  FusionPlan plan;
+  for (const Node* n : group.nodes) plan.groupOf[n] = 0;
+  plan.groups.push_back(std::move(group));
+  return plan;
+}
+
+// The kernel of oneGroup(g, schedule) with `buffered` values in its
+// shared-memory plan.
+inline Kernel oneGroupKernel(const Graph& g, const std::vector<const Value*>& buffered, Schedule schedule = {}) {
+  FusionPlan plan = oneGroup(g, schedule);
+  SharedMemoryPlan smem;
+  for (const Value* v : buffered) smem.buffers.push_back(SharedBuffer{v, BufferReason::MultiUse, 0, 0, 0});
+  Kernel k;
+  k.name = "k0";
+  k.nodes = plan.groups[0].nodes;
+  k.outputs = plan.groups[0].roots;
+  buildBlockGraph(k, &plan.groups[0], &smem);
+  return k;
 }
 
 }  // namespace stitch::ugraph_test

@@ -40,7 +40,10 @@ void checkElementwise(const std::vector<std::vector<int>>& groups, int64_t block
   ASSERT_EQ(k.buffers, (std::vector<DType>{DType::f32, DType::f32}));
   ASSERT_EQ(k.numOutputs, 1);
   std::vector<int> loops = allOf(g, UOpKind::Loop);
-  ASSERT_EQ(loops.size(), groups.size()) << g.str();
+  // A separate innermost loop over the 3 channels is unrolled: its
+  // iterations become straight-line code in the loop around it.
+  size_t expectedLoops = groups.size() - (groups.size() >= 2 && groups.back() == std::vector<int>{2} ? 1 : 0);
+  ASSERT_EQ(loops.size(), expectedLoops) << g.str();
   int inner = loops.back();
   EXPECT_TRUE(divisionFreeIn(g, inner)) << g.str();
   int load = firstOf(g, UOpKind::Load), store = firstOf(g, UOpKind::Store);

@@ -73,25 +73,24 @@ TEST(UOpsGolden, SumOverLastDim) {
 }
 
 TEST(UOpsGolden, BroadcastSubWithBlocksOfOneRow) {
-  KernelSpec kb({2, 3});
-  kb.output(DType::f32, {2, 3});
-  kb.input(DType::f32, {2, 3});
+  KernelSpec kb({2, 5});
+  kb.output(DType::f32, {2, 5});
+  kb.input(DType::f32, {2, 5});
   kb.input(DType::f32, {2, 1});
   ThreadGraph& tg = kb.tg();
   auto iv = kb.iterVars();
-  int a = tg.load(0, DType::f32, tg.flatIndex(iv, {2, 3}));
+  int a = tg.load(0, DType::f32, tg.flatIndex(iv, {2, 5}));
   int b = tg.load(1, DType::f32, tg.flatIndex({iv[0], tg.constInt(0)}, {2, 1}));
   tg.store(0, tg.alu(AluOp::Sub, DType::f32, {a, b}));
   kb.loops({{0}, {1}}, 1);
   // The [2, 1] operand is loaded once per row, before the inner loop; the
   // row loop of a one-row block runs gidx0 .. gidx0+1.
-  EXPECT_EQ(linearize(kb.kernel).uops.str(),
-            "   0 DEFINE_GLOBAL ptr.f32                  data0 (output)\n"
+  EXPECT_EQ(linearize(kb.kernel).uops.str(), "   0 DEFINE_GLOBAL ptr.f32                  data0 (output)\n"
             "   1 DEFINE_GLOBAL ptr.f32                  data1\n"
             "   2 DEFINE_GLOBAL ptr.f32                  data2\n"
             "   3 SPECIAL       i64                      gidx0 < 2\n"
             "   4 CONST         i64                      0\n"
-            "   5 CONST         i64                      3\n"
+            "   5 CONST         i64                      5\n"
             "   6 CONST         i64                      1\n"
             "   7 ALU           i64      [3, 6]          ADD\n"
             "   8 LOOP          i64      [3, 7]\n"
@@ -104,6 +103,44 @@ TEST(UOpsGolden, BroadcastSubWithBlocksOfOneRow) {
             "  15 STORE                  [0, 12, 14]\n"
             "  16 ENDLOOP                [11]\n"
             "  17 ENDLOOP                [8]\n");
+}
+
+TEST(UOpsGolden, ShortInnerLoopIsUnrolled) {
+  KernelSpec kb({2, 3});
+  kb.output(DType::f32, {2, 3});
+  kb.input(DType::f32, {2, 3});
+  kb.input(DType::f32, {2, 1});
+  ThreadGraph& tg = kb.tg();
+  auto iv = kb.iterVars();
+  int a = tg.load(0, DType::f32, tg.flatIndex(iv, {2, 3}));
+  int b = tg.load(1, DType::f32, tg.flatIndex({iv[0], tg.constInt(0)}, {2, 1}));
+  tg.store(0, tg.alu(AluOp::Sub, DType::f32, {a, b}));
+  kb.loops({{0}, {1}}, 1);
+  // Three iterations of the inner loop, written out: each column's index
+  // is the row's base plus a constant.
+  EXPECT_EQ(linearize(kb.kernel).uops.str(), "   0 DEFINE_GLOBAL ptr.f32                  data0 (output)\n"
+            "   1 DEFINE_GLOBAL ptr.f32                  data1\n"
+            "   2 DEFINE_GLOBAL ptr.f32                  data2\n"
+            "   3 SPECIAL       i64                      gidx0 < 2\n"
+            "   4 CONST         i64                      3\n"
+            "   5 CONST         i64                      1\n"
+            "   6 ALU           i64      [3, 5]          ADD\n"
+            "   7 CONST         i64                      2\n"
+            "   8 LOOP          i64      [3, 6]\n"
+            "   9 ALU           i64      [8, 4]          MUL\n"
+            "  10 LOAD          f32      [2, 8]\n"
+            "  11 LOAD          f32      [1, 9]\n"
+            "  12 ALU           f32      [11, 10]        SUB\n"
+            "  13 STORE                  [0, 9, 12]\n"
+            "  14 ALU           i64      [9, 5]          ADD\n"
+            "  15 LOAD          f32      [1, 14]\n"
+            "  16 ALU           f32      [15, 10]        SUB\n"
+            "  17 STORE                  [0, 14, 16]\n"
+            "  18 ALU           i64      [9, 7]          ADD\n"
+            "  19 LOAD          f32      [1, 18]\n"
+            "  20 ALU           f32      [19, 10]        SUB\n"
+            "  21 STORE                  [0, 18, 20]\n"
+            "  22 ENDLOOP                [8]\n");
 }
 
 }  // namespace

@@ -1,0 +1,55 @@
+#include "uops/lane_reduce.h"
+
+namespace stitch {
+
+bool laneSplits(ReduceOp op, DType acc, DType narrow, int64_t extent) {
+  if (extent < kMinLaneSplitExtent) return false;
+  switch (op) {
+    case ReduceOp::Max:
+    case ReduceOp::Min: return true;
+    case ReduceOp::Sum:
+    case ReduceOp::Prod:
+      if (isIntegral(acc)) return true;
+      return acc == DType::f64 && narrow != DType::f64;
+  }
+  return false;
+}
+
+namespace {
+
+int loop(UOpGraph& g, int64_t extent) {
+  return g.add(makeUOp(UOpKind::Loop, DType::i64, {g.constInt(0), g.constInt(extent)}), false);
+}
+
+void endLoop(UOpGraph& g, int loopUOp) { g.add(makeUOp(UOpKind::EndLoop, DType::i64, {loopUOp}), false); }
+
+}  // namespace
+
+int defineLanes(UOpGraph& g, DType acc, int init) {
+  UOp local = makeUOp(UOpKind::DefineLocal, acc);
+  local.ival = kReduceLanes;
+  int lanes = g.add(local, false);
+  int l = loop(g, kReduceLanes);
+  g.add(makeUOp(UOpKind::Store, acc, {lanes, l, init}), false);
+  endLoop(g, l);
+  return lanes;
+}
+
+void accumulateLane(UOpGraph& g, DType acc, int lanes, int lane, int value,
+                    const std::function<int(int prev, int value)>& combine) {
+  // Not cachable: the lane changes between loads.
+  int prev = g.add(makeUOp(UOpKind::Load, acc, {lanes, lane}), false);
+  g.add(makeUOp(UOpKind::Store, acc, {lanes, lane, combine(prev, value)}), false);
+}
+
+int combineLanes(UOpGraph& g, DType acc, int lanes, int init,
+                 const std::function<int(int prev, int value)>& combine) {
+  int accUOp = g.add(makeUOp(UOpKind::DefineAcc, acc, {init}), false);
+  int l = loop(g, kReduceLanes);
+  int lane = g.add(makeUOp(UOpKind::Load, acc, {lanes, l}), false);
+  int phi = g.add(makeUOp(UOpKind::Phi, acc, {accUOp, combine(accUOp, lane), l}), false);
+  endLoop(g, l);
+  return phi;
+}
+
+}  // namespace stitch

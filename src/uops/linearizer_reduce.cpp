@@ -1,0 +1,290 @@
+// The reductions of a kernel's linearization (linearizer_impl.h).
+#include "uops/linearizer_impl.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "common/error.h"
+#include "uops/lane_reduce.h"
+#include "uops/reduce_order.h"
+
+namespace stitch::linearizer_detail {
+
+UOp reduceInit(ReduceOp op, DType dtype) {
+  UOp c = makeUOp(UOpKind::Const, dtype);
+  bool fl = isFloating(dtype);
+  double inf = std::numeric_limits<double>::infinity();
+  auto lowest = [&]() -> int64_t {
+    return dtype == DType::b8 ? 0 : dtype == DType::i32 ? INT32_MIN : INT64_MIN;
+  };
+  auto highest = [&]() -> int64_t {
+    return dtype == DType::b8 ? 1 : dtype == DType::i32 ? INT32_MAX : INT64_MAX;
+  };
+  switch (op) {
+    case ReduceOp::Sum: c.fval = 0, c.ival = 0; break;
+    case ReduceOp::Prod: c.fval = 1, c.ival = 1; break;
+    case ReduceOp::Max: fl ? (void)(c.fval = -inf) : (void)(c.ival = lowest()); break;
+    case ReduceOp::Min: fl ? (void)(c.fval = inf) : (void)(c.ival = highest()); break;
+  }
+  return c;
+}
+
+int Linearizer::combine(ReduceOp op, DType acc, int prev, int v) {
+  switch (op) {
+    case ReduceOp::Sum: return g_.alu(AluOp::Add, acc, {prev, v});
+    case ReduceOp::Prod: return g_.alu(AluOp::Mul, acc, {prev, v});
+    // The new value first: like the interpreter, a later equal value (-0.0
+    // after +0.0) does not replace the current one, and NaN wins.
+    case ReduceOp::Max: return g_.alu(AluOp::Max, acc, {v, prev});
+    case ReduceOp::Min: return g_.alu(AluOp::Min, acc, {v, prev});
+  }
+  return -1;
+}
+
+void Linearizer::emitReduce(int i) {
+  const TNode& n = tg_.node(i);
+  DType acc = n.dtype;
+  int init = g_.add(reduceInit(n.reduce, acc));
+  const int body = n.args[0];
+  // Body nodes that need variable r and no variable still unbound.
+  auto emitBodyNodes = [&](int r) {
+    for (int k = 0; k <= body; ++k) {
+      if (!needed_[k] || value_[k] >= 0 || tg_.node(k).op == TOp::ReduceVar) continue;
+      const auto& rv = rvars_[k];
+      if (std::find(rv.begin(), rv.end(), r) == rv.end()) continue;
+      if (!std::all_of(rv.begin(), rv.end(), [&](int x) { return bound_[x] != 0; })) continue;
+      emitNode(k);
+    }
+  };
+  auto dependsOn = [&](int k, int r) {
+    return std::find(rvars_[k].begin(), rvars_[k].end(), r) != rvars_[k].end();
+  };
+  auto combineWith = [&](int prev, int v) { return combine(n.reduce, acc, prev, v); };
+  // Lane split (lane_reduce.h) over the innermost reduce variable, unless
+  // the body holds another reduction (its loops would be emitted twice).
+  bool lanes = false;
+  if (!n.reduceVars.empty()) {
+    const int last = n.reduceVars.back();
+    const TNode& b = tg_.node(body);
+    DType narrow = b.op == TOp::Cast ? tg_.node(b.args[0]).dtype : b.dtype;
+    lanes = laneSplits(n.reduce, acc, narrow, tg_.reduceExtent(last));
+    for (int k = 0; k <= body && lanes; ++k)
+      lanes = !(needed_[k] && value_[k] < 0 && tg_.node(k).op == TOp::Reduce && dependsOn(k, last));
+  }
+  int laneArray = lanes ? defineLanes(g_, acc, init) : -1;
+  int accUOp = -1;
+  if (!n.reduceVars.empty() && !lanes) accUOp = g_.add(makeUOp(UOpKind::DefineAcc, acc, {init}), false);
+  std::vector<int> loops;
+  auto bind = [&](int r, int value) {
+    STITCH_ASSERT(reduceVarNode_.at(r) >= 0, "reduce variable ", r, " without a node");
+    value_[reduceVarNode_[r]] = value;
+    bound_[r] = 1;
+  };
+  const size_t serialVars = lanes ? n.reduceVars.size() - 1 : n.reduceVars.size();
+  for (size_t v = 0; v < serialVars; ++v) {
+    const int r = n.reduceVars[v];
+    int l = loopUOp(c(0), c(tg_.reduceExtent(r)));
+    loops.push_back(l);
+    bind(r, l);
+    emitBodyNodes(r);
+  }
+  auto bodyValue = [&] {
+    int v = value_[body];
+    STITCH_ASSERT(v >= 0, "reduction body of %", i, " not emitted");
+    if (g_.at(v).dtype != acc) v = g_.add(makeUOp(UOpKind::Cast, acc, {v}));
+    return v;
+  };
+  if (lanes) {
+    const int last = n.reduceVars.back();
+    const int64_t extent = tg_.reduceExtent(last), full = extent / kReduceLanes * kReduceLanes;
+    auto endLoop = [&](int l) { g_.add(makeUOp(UOpKind::EndLoop, DType::i64, {l}), false); };
+    // Values of the innermost variable's iterations are out of scope once
+    // its loops close.
+    auto forget = [&] {
+      for (int k = 0; k <= body; ++k)
+        if (dependsOn(k, last) && tg_.node(k).op != TOp::ReduceVar) value_[k] = -1;
+    };
+    int o = loopUOp(c(0), c(extent / kReduceLanes));
+    int lane = loopUOp(c(0), c(kReduceLanes));
+    bind(last, g_.alu(AluOp::Add, DType::i64, {g_.alu(AluOp::Mul, DType::i64, {o, c(kReduceLanes)}), lane}));
+    emitBodyNodes(last);
+    accumulateLane(g_, acc, laneArray, lane, bodyValue(), combineWith);
+    endLoop(lane);
+    endLoop(o);
+    forget();
+    if (full < extent) {
+      int t = loopUOp(c(0), c(extent - full));
+      bind(last, g_.alu(AluOp::Add, DType::i64, {c(full), t}));
+      emitBodyNodes(last);
+      accumulateLane(g_, acc, laneArray, t, bodyValue(), combineWith);
+      endLoop(t);
+      forget();
+    }
+    for (auto it = loops.rbegin(); it != loops.rend(); ++it) endLoop(*it);
+    for (int r : n.reduceVars) bound_[r] = 0;
+    value_[i] = combineLanes(g_, acc, laneArray, init, combineWith);
+    return;
+  }
+  int v = bodyValue();
+  int next = combine(n.reduce, acc, accUOp >= 0 ? accUOp : init, v);
+  if (loops.empty()) {
+    value_[i] = next;
+    return;
+  }
+  int phi = g_.add(makeUOp(UOpKind::Phi, acc, {accUOp, next, loops.back()}), false);
+  for (auto it = loops.rbegin(); it != loops.rend(); ++it)
+    g_.add(makeUOp(UOpKind::EndLoop, DType::i64, {*it}), false);
+  for (int r : n.reduceVars) bound_[r] = 0;
+  value_[i] = phi;
+}
+
+// Reductions with their loops outside the innermost output loop (see
+// reduce_order.h): accumulators in local arrays indexed by the inner loop's
+// offset in this block. Passes of the inner loop: start values; per
+// reduction, accumulate (inside its reduce loops); then the rest and the
+// stores. Earlier reductions' results are reloaded from their arrays.
+void Linearizer::emitOuterReduces(const std::vector<int>& reduces) {
+  const int inner = order_.back();
+  const int depth = (int)block_.loops.size();
+  const int64_t size =
+      inner == splitLoop_ ? std::min(chunk_, block_.loops[inner].extent) : block_.loops[inner].extent;
+  std::vector<int> arrays, done;
+  for (int r : reduces) {
+    UOp local = makeUOp(UOpKind::DefineLocal, tg_.node(r).dtype);
+    local.name = "partial";
+    local.name += std::to_string(arrays.size());
+    local.ival = size;
+    arrays.push_back(g_.add(local, false));
+  }
+  auto endLoop = [&](int loop) { g_.add(makeUOp(UOpKind::EndLoop, DType::i64, {loop}), false); };
+  // Values computed inside a closed inner loop are out of scope.
+  auto forgetInner = [&] {
+    for (size_t k = 0; k < value_.size(); ++k)
+      if (outDepth_[k] == depth || !rvars_[k].empty()) value_[k] = -1;
+  };
+  int offset;
+  auto openInner = [&] {
+    int j = openLoopUOp(inner, &offset);
+    for (size_t d = 0; d < done.size(); ++d)
+      value_[done[d]] = g_.add(makeUOp(UOpKind::Load, tg_.node(done[d]).dtype, {arrays[d], offset}), false);
+    return j;
+  };
+  int j = openInner();
+  for (size_t k = 0; k < reduces.size(); ++k) {
+    const TNode& n = tg_.node(reduces[k]);
+    g_.add(makeUOp(UOpKind::Store, n.dtype, {arrays[k], offset, g_.add(reduceInit(n.reduce, n.dtype))}), false);
+  }
+  endLoop(j);
+  forgetInner();
+
+  for (size_t k = 0; k < reduces.size(); ++k) {
+    const int i = reduces[k];
+    const TNode& n = tg_.node(i);
+    const int body = n.args[0];
+    const DType acc = n.dtype;
+    std::vector<int> loops;
+    for (int r : n.reduceVars) {
+      int l = loopUOp(c(0), c(tg_.reduceExtent(r)));
+      loops.push_back(l);
+      value_[reduceVarNode_.at(r)] = l;
+      bound_[r] = 1;
+      for (int m = 0; m <= body; ++m) {
+        if (!needed_[m] || value_[m] >= 0 || tg_.node(m).op == TOp::ReduceVar || outDepth_[m] >= depth) continue;
+        const auto& rv = rvars_[m];
+        if (std::find(rv.begin(), rv.end(), r) == rv.end()) continue;
+        if (!std::all_of(rv.begin(), rv.end(), [&](int x) { return bound_[x] != 0; })) continue;
+        emitNode(m);
+      }
+    }
+    // The reduction's operand and what it depends on, short of other reductions.
+    std::vector<char> inBody(body + 1, 0);
+    inBody[body] = 1;
+    for (int m = body; m >= 0; --m)
+      if (inBody[m] && tg_.node(m).op != TOp::Reduce)
+        for (int a : tg_.node(m).args) inBody[a] = 1;
+    j = openInner();
+    for (int m = 0; m <= body; ++m) {
+      if (!inBody[m] || value_[m] >= 0 || tg_.node(m).op == TOp::ReduceVar || outDepth_[m] != depth) continue;
+      const auto& rv = rvars_[m];
+      if (!std::all_of(rv.begin(), rv.end(), [&](int x) { return bound_[x] != 0; })) continue;
+      emitNode(m);
+    }
+    int v = value_[body];
+    STITCH_ASSERT(v >= 0, "reduction body of %", i, " not emitted");
+    if (g_.at(v).dtype != acc) v = g_.add(makeUOp(UOpKind::Cast, acc, {v}));
+    int prev = g_.add(makeUOp(UOpKind::Load, acc, {arrays[k], offset}), false);
+    g_.add(makeUOp(UOpKind::Store, acc, {arrays[k], offset, combine(n.reduce, acc, prev, v)}), false);
+    endLoop(j);
+    for (auto it = loops.rbegin(); it != loops.rend(); ++it) endLoop(*it);
+    for (int r : n.reduceVars) bound_[r] = 0;
+    forgetInner();
+    done.push_back(i);
+  }
+  loopUOps_.push_back(openInner());
+}
+
+// The nodes `from` needs, not looking below `stop` (-1: none).
+void Linearizer::markNeeded(const std::vector<int>& from, int stop) {
+  needed_.assign(tg_.nodes().size(), 0);
+  for (int f : from) needed_.at(f) = 1;
+  for (int i = (int)needed_.size() - 1; i >= 0; --i)
+    if (needed_[i] && i != stop)
+      for (int a : tg_.node(i).args) needed_[a] = 1;
+}
+
+// Every needed node not yet emitted that no open reduction binds, in order
+// (all loops open).
+void Linearizer::emitRemaining() {
+  for (int k = 0; k < (int)tg_.nodes().size(); ++k)
+    if (needed_[k] && value_[k] < 0 && rvars_[k].empty() && tg_.node(k).op != TOp::ReduceVar) emitNode(k);
+}
+
+// A Column kernel (BlockGraph::column), in two phases. Grid: each block
+// folds its part of the reduction for every output element into
+// partials[block][element]. After the grid (ENDLOOP of the SPECIAL: the
+// renderer runs what follows once, when every block is done): per element,
+// the partials combined in block order stand for the reduction, and the
+// rest of the element's expression and the stores follow.
+void Linearizer::runColumn() {
+  const ColumnSplit& col = *block_.column;
+  const int numLoops = (int)block_.loops.size();
+  order_.clear();
+  for (int l = 0; l < numLoops; ++l) order_.push_back(l);
+  positionOf_ = order_;
+  loopVar_.assign(numLoops, -1);
+  splitLoop_ = -1;  // every block walks all output elements
+  analyze();
+  int64_t outputs = 1;
+  for (const LoopDim& l : block_.loops) outputs *= l.extent;
+  const TNode& r = tg_.node(col.reduce);
+
+  markNeeded({col.partial}, -1);
+  for (int l = 0; l < numLoops; ++l) openLoop(l);
+  emitRemaining();
+  int at = g_.alu(AluOp::Add, DType::i64, {g_.alu(AluOp::Mul, DType::i64, {special_, c(outputs)}), outputIndex()});
+  g_.add(makeUOp(UOpKind::Store, r.dtype, {partials_, at, value_.at(col.partial)}), false);
+  closeLoops();
+  g_.add(makeUOp(UOpKind::EndLoop, DType::i64, {special_}), false);
+
+  std::vector<int> stored;
+  for (const auto& s : tg_.stores()) stored.push_back(s.value);
+  markNeeded(stored, col.reduce);
+  value_.assign(tg_.nodes().size(), -1);
+  for (int l = 0; l < numLoops; ++l) openLoop(l);
+  const int index = outputIndex();
+  int init = g_.add(reduceInit(r.reduce, r.dtype));
+  int acc = g_.add(makeUOp(UOpKind::DefineAcc, r.dtype, {init}), false);
+  int b = loopUOp(c(0), c(col.parts));
+  int part = g_.add(makeUOp(UOpKind::Load, r.dtype,
+                            {partials_, g_.alu(AluOp::Add, DType::i64, {g_.alu(AluOp::Mul, DType::i64, {b, c(outputs)}), index})}),
+                    false);
+  int phi = g_.add(makeUOp(UOpKind::Phi, r.dtype, {acc, combine(r.reduce, r.dtype, acc, part), b}), false);
+  g_.add(makeUOp(UOpKind::EndLoop, DType::i64, {b}), false);
+  value_[col.reduce] = phi;
+  emitRemaining();
+  emitStores(index);
+  closeLoops();
+}
+
+}  // namespace stitch::linearizer_detail

@@ -1,0 +1,95 @@
+// Linearized kernels of fused groups: grids from schedules (split loop
+// anywhere in the nest) and block-local buffers (a Fill's loop before its
+// readers), run by the uop evaluator and compared with the interpreter.
+#include <gtest/gtest.h>
+
+#include "../ugraph/ugraph_test_util.h"
+#include "uop_eval.h"
+#include "uop_test_util.h"
+#include "uops/linearizer.h"
+
+namespace stitch::ugraph_test {
+namespace {
+
+const char* kSoftmax = R"(
+def f(x: torch.Tensor):
+    m = x.amax(-1, keepdim=True)
+    e = torch.exp(x - m)
+    return e / e.sum(-1, keepdim=True)
+)";
+
+// Runs the kernel's uops on p's random inputs (all f32 tensors) and
+// compares its one output with the interpreter's.
+void expectMatchesInterpreter(const Program& p, const Graph& g, const Kernel& k) {
+  KernelUOps uops = linearize(k);
+  SCOPED_TRACE(uops.uops.str());
+  IValueList inputs = functionalize_test::randomInputs(p);
+  IValueList expected = interpret(g, inputs);
+  std::vector<std::vector<double>> data;
+  const Tensor want = expected.at(0).toTensor();
+  data.push_back(std::vector<double>(want.numel(), 12345));
+  for (const Value* in : k.inputs) {
+    size_t at = std::find(g.inputs().begin(), g.inputs().end(), in) - g.inputs().begin();
+    const Tensor t = inputs.at(at).toTensor().contiguous();
+    std::vector<double> d;
+    for (int64_t i = 0; i < t.numel(); ++i) d.push_back(t.getDouble(i));
+    data.push_back(std::move(d));
+  }
+  auto out = testing::evalUOps(uops.uops, data);
+  for (int64_t i = 0; i < want.numel(); ++i)
+    ASSERT_NEAR(out[0][i], want.getDouble(i), 1e-5 * std::max(1.0, std::abs(want.getDouble(i)))) << "element " << i;
+}
+
+const Node* nodeOf(const Graph& g, const std::string& kind) {
+  for (const Node* n : *g.top())
+    if (n->kind() == kind) return n;
+  return nullptr;
+}
+
+TEST(FusedLinearize, BufferedSoftmaxComputesEachExpOnce) {
+  const int64_t rows = 4 * testing::randInt(1, 5), cols = testing::randInt(3, 40);
+  Program p{"softmax", kSoftmax, {T({rows, cols})}};
+  auto g = simplifiedGraph(p);
+  for (Schedule s : {Schedule{}, Schedule{0, 4, SchedType::Row}}) {
+    Kernel k = oneGroupKernel(*g, {nodeOf(*g, "exp")->output()}, s);
+    ASSERT_EQ(k.block.locals.size(), 1u);
+    expectMatchesInterpreter(p, *g, k);
+    KernelUOps uops = linearize(k);
+    // One EXP uop, inside the fill loop, which stores into the buffer
+    // before any load from it.
+    std::vector<int> exps;
+    for (int i = 0; i < uops.uops.size(); ++i)
+      if (uops.uops.at(i).kind == UOpKind::Alu && uops.uops.at(i).alu == AluOp::Exp) exps.push_back(i);
+    EXPECT_EQ(exps.size(), 1u);
+    int local = testing::firstOf(uops.uops, UOpKind::DefineLocal);
+    ASSERT_GE(local, 0);
+    EXPECT_EQ(uops.uops.at(local).ival, cols);
+    int firstStore = -1, firstLoad = -1;
+    for (int i = 0; i < uops.uops.size(); ++i) {
+      const UOp& u = uops.uops.at(i);
+      if (u.src.empty() || u.src[0] != local) continue;
+      if (u.kind == UOpKind::Store && firstStore < 0) firstStore = i;
+      if (u.kind == UOpKind::Load && firstLoad < 0) firstLoad = i;
+    }
+    EXPECT_GE(firstStore, 0);
+    EXPECT_LT(firstStore, firstLoad);
+  }
+}
+
+// The schedule splits a loop that is not the outermost: every block runs
+// the outer loops whole and its share of the split one.
+TEST(FusedLinearize, ScheduleSplitsAnInnerLoop) {
+  Program p{"ew", "def f(x: torch.Tensor):\n    return torch.exp(x) * 2.0\n", {T({3, 6, 5})}};
+  auto g = simplifiedGraph(p);
+  Kernel k = oneGroupKernel(*g, {}, Schedule{1, 3, SchedType::Row});
+  ASSERT_TRUE(k.block.fromSchedule);
+  ASSERT_EQ(k.block.splitLoop, 1);
+  expectMatchesInterpreter(p, *g, k);
+  KernelUOps uops = linearize(k);
+  int special = testing::firstOf(uops.uops, UOpKind::Special);
+  ASSERT_GE(special, 0);
+  EXPECT_EQ(uops.uops.at(special).ival, 3);
+}
+
+}  // namespace
+}  // namespace stitch::ugraph_test

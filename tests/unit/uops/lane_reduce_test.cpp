@@ -1,0 +1,137 @@
+// Lane-split reductions in the linearizer (uops/lane_reduce.h): which
+// reductions split, the uops they become, and their results by the
+// reference executor (uop_eval.h) against the lane-order fold computed
+// here, on random extents around the threshold and the lane count.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+
+#include "../common/kernel_spec.h"
+#include "uop_eval.h"
+#include "uop_test_util.h"
+#include "uops/lane_reduce.h"
+#include "uops/linearizer.h"
+
+namespace stitch {
+namespace {
+
+using namespace testing;
+
+std::vector<double> randomF32(size_t n) {
+  std::uniform_real_distribution<float> d(-10.f, 10.f);
+  std::vector<double> v(n);
+  for (double& x : v) x = d(rng());
+  return v;
+}
+
+TEST(LaneReduce, WhichReductionsSplit) {
+  const int64_t n = kMinLaneSplitExtent;
+  EXPECT_TRUE(laneSplits(ReduceOp::Sum, DType::f64, DType::f32, n));
+  EXPECT_TRUE(laneSplits(ReduceOp::Prod, DType::f64, DType::f32, 1000));
+  EXPECT_TRUE(laneSplits(ReduceOp::Sum, DType::i64, DType::i32, n));
+  EXPECT_TRUE(laneSplits(ReduceOp::Prod, DType::i64, DType::i64, n));
+  EXPECT_TRUE(laneSplits(ReduceOp::Max, DType::f32, DType::f32, n));
+  EXPECT_TRUE(laneSplits(ReduceOp::Min, DType::f64, DType::f64, n));
+  EXPECT_TRUE(laneSplits(ReduceOp::Min, DType::i64, DType::i64, n));
+  EXPECT_FALSE(laneSplits(ReduceOp::Sum, DType::f64, DType::f32, n - 1));  // short: serial
+  EXPECT_FALSE(laneSplits(ReduceOp::Max, DType::f32, DType::f32, n - 1));
+  EXPECT_FALSE(laneSplits(ReduceOp::Sum, DType::f64, DType::f64, 1000));   // f64 sums stay serial
+  EXPECT_FALSE(laneSplits(ReduceOp::Sum, DType::f32, DType::f32, 1000));   // f32 accumulators too
+}
+
+// out[i] = (f32) sum_j (f64) x[i, j].
+KernelUOps rowSum(int64_t rows, int64_t cols) {
+  KernelSpec kb({rows});
+  kb.output(DType::f32, {rows});
+  kb.input(DType::f32, {rows, cols});
+  ThreadGraph& tg = kb.tg();
+  int i = tg.iterVar(0), j = tg.newReduceVar(cols);
+  int x = tg.cast(tg.load(0, DType::f32, tg.flatIndex({i, j}, {rows, cols})), DType::f64);
+  tg.store(0, tg.cast(tg.reduce(ReduceOp::Sum, DType::f64, x, {j}), DType::f32));
+  kb.loops({{0}}, randInt(1, rows));
+  return linearize(kb.kernel);
+}
+
+TEST(LaneReduce, LongSumsAccumulateInLanesInLaneOrder) {
+  for (int trial = 0; trial < 12; ++trial) {
+    const int64_t rows = randInt(1, 6);
+    const int64_t cols = trial < 4 ? kMinLaneSplitExtent - 2 + trial : randInt(1, 600);
+    SCOPED_TRACE("rows " + std::to_string(rows) + " cols " + std::to_string(cols));
+    KernelUOps k = rowSum(rows, cols);
+    const UOpGraph& g = k.uops;
+    const bool lanes = cols >= kMinLaneSplitExtent;
+    std::vector<int> locals = allOf(g, UOpKind::DefineLocal);
+    if (lanes) {
+      ASSERT_EQ(locals.size(), 1u) << g.str();
+      EXPECT_EQ(g.at(locals[0]).ival, kReduceLanes);
+      EXPECT_EQ(g.at(locals[0]).dtype, DType::f64);
+      // Start, main (outer and lane loop), tail when cols % lanes, combine.
+      size_t loops = allOf(g, UOpKind::Loop).size();
+      EXPECT_EQ(loops, 1u + 4u + (cols % kReduceLanes ? 1u : 0u)) << g.str();
+    } else {
+      EXPECT_TRUE(locals.empty()) << g.str();
+    }
+    auto bufs = evalUOps(g, {std::vector<double>(rows, NAN), randomF32(rows * cols)});
+    for (int64_t r = 0; r < rows; ++r) {
+      std::vector<double> lane(lanes ? kReduceLanes : 1, 0.0);
+      for (int64_t c = 0; c < cols; ++c) lane[c % (int64_t)lane.size()] += bufs[1][r * cols + c];
+      double s = 0;
+      for (double v : lane) s += v;
+      ASSERT_EQ(bufs[0][r], (double)(float)s) << "row " << r;
+    }
+  }
+}
+
+// max with NaN anywhere (also in the tail) is NaN; otherwise the maximum.
+TEST(LaneReduce, MaxPropagatesNaNFromAnyLaneAndTheTail) {
+  const int64_t rows = 4, cols = randInt(kMinLaneSplitExtent, 300);
+  KernelSpec kb({rows});
+  kb.output(DType::f32, {rows});
+  kb.input(DType::f32, {rows, cols});
+  ThreadGraph& tg = kb.tg();
+  int i = tg.iterVar(0), j = tg.newReduceVar(cols);
+  tg.store(0, tg.reduce(ReduceOp::Max, DType::f32, tg.load(0, DType::f32, tg.flatIndex({i, j}, {rows, cols})), {j}));
+  kb.loops({{0}}, 1);
+  KernelUOps k = linearize(kb.kernel);
+  ASSERT_EQ(allOf(k.uops, UOpKind::DefineLocal).size(), 1u) << k.uops.str();
+  std::vector<double> x = randomF32(rows * cols);
+  x[0 * cols + randInt(0, cols - 1)] = NAN;  // row 0: anywhere
+  x[1 * cols + cols - 1] = NAN;              // row 1: the last element (tail when cols % 16)
+  x[2 * cols + 0] = NAN;                     // row 2: lane 0
+  auto bufs = evalUOps(k.uops, {std::vector<double>(rows, 0), x});
+  for (int64_t r = 0; r < 3; ++r) EXPECT_TRUE(std::isnan(bufs[0][r])) << "row " << r;
+  double m = -INFINITY;
+  for (int64_t c = 0; c < cols; ++c) m = std::max(m, x[3 * cols + c]);
+  EXPECT_EQ(bufs[0][3], m);
+}
+
+// A long reduction whose body holds another reduction depending on its
+// variable stays serial (the inner one may split); results are exact.
+TEST(LaneReduce, NestedReductionKeepsTheOuterSerial) {
+  const int64_t rows = 2, a = randInt(kMinLaneSplitExtent, 100), b = randInt(kMinLaneSplitExtent, 90);
+  KernelSpec kb({rows});
+  kb.output(DType::f32, {rows});
+  kb.input(DType::f32, {rows, a, b});
+  ThreadGraph& tg = kb.tg();
+  int i = tg.iterVar(0), ra = tg.newReduceVar(a), rb = tg.newReduceVar(b);
+  int x = tg.load(0, DType::f32, tg.flatIndex({i, ra, rb}, {rows, a, b}));
+  int inner = tg.reduce(ReduceOp::Max, DType::f32, x, {rb});
+  tg.store(0, tg.cast(tg.reduce(ReduceOp::Sum, DType::f64, tg.cast(inner, DType::f64), {ra}), DType::f32));
+  kb.loops({{0}}, 1);
+  KernelUOps k = linearize(kb.kernel);
+  EXPECT_EQ(allOf(k.uops, UOpKind::DefineLocal).size(), 1u) << k.uops.str();  // the inner max's lanes
+  auto bufs = evalUOps(k.uops, {std::vector<double>(rows, NAN), randomF32(rows * a * b)});
+  for (int64_t r = 0; r < rows; ++r) {
+    double s = 0;
+    for (int64_t p = 0; p < a; ++p) {
+      double m = -INFINITY;
+      for (int64_t q = 0; q < b; ++q) m = std::max(m, bufs[1][(r * a + p) * b + q]);
+      s += m;
+    }
+    EXPECT_EQ(bufs[0][r], (double)(float)s) << "row " << r;
+  }
+}
+
+}  // namespace
+}  // namespace stitch
