@@ -6,6 +6,7 @@
 #include "common/error.h"
 #include "ir/op_registry.h"
 #include "ir/shape_util.h"
+#include "ir/static_value.h"
 
 namespace stitch {
 
@@ -74,37 +75,18 @@ bool knownTensor(const Value* v) { return v->type()->isTensor() && v->type()->sh
 
 const Dims& shapeOf(const Value* v) { return *v->type()->shape(); }
 
-int64_t numel(const Dims& shape) {
-  int64_t n = 1;
-  for (int64_t d : shape) n *= d;
-  return n;
-}
+int64_t numel(const Dims& shape) { return numelOfShape(shape); }
 
 std::optional<int64_t> constInt(const Value* v) {
+  if (std::optional<int64_t> i = staticInt(v)) return i;
   const Constant* c = constantOf(v);
-  if (c && c->isInt()) return c->toInt();
   if (c && c->isBool()) return (int64_t)c->toBool();
   return std::nullopt;
 }
 
-bool isNone(const Value* v) {
-  const Constant* c = constantOf(v);
-  return (c && c->isNone()) || v->type()->kind() == TypeKind::None;
-}
+bool isNone(const Value* v) { return isNoneConstant(v); }
 
-std::optional<std::vector<int64_t>> constIntList(const Value* v) {
-  const Constant* c = constantOf(v);
-  if (c && c->isIntList()) return c->toIntList();
-  if (c && c->isInt()) return std::vector<int64_t>{c->toInt()};
-  if (!v->node() || !v->node()->is("prim.list_construct")) return std::nullopt;
-  std::vector<int64_t> out;
-  for (const Value* e : v->node()->inputs()) {
-    auto i = constInt(e);
-    if (!i) return std::nullopt;
-    out.push_back(*i);
-  }
-  return out;
-}
+std::optional<std::vector<int64_t>> constIntList(const Value* v) { return staticIntList(v); }
 
 std::optional<std::vector<const Value*>> listTensors(const Value* list) {
   if (!list->node() || !list->node()->is("prim.list_construct")) return std::nullopt;

@@ -3,13 +3,20 @@
 #include <algorithm>
 
 #include "passes/block_propagation.h"
+#include "passes/branch_tails.h"
 #include "passes/constant_folding.h"
+#include "passes/constant_list_reads.h"
+#include "passes/expanded_selects.h"
 #include "passes/identity_carries.h"
+#include "passes/loop_built_lists.h"
+#include "passes/peel_first_iteration.h"
 #include "passes/remove_inplace.h"
 #include "passes/remove_update.h"
 #include "passes/rename.h"
 #include "passes/rewrite_mutation.h"
 #include "passes/same_dtype_conversion.h"
+#include "passes/shape_inference.h"
+#include "passes/view_carries.h"
 
 namespace stitch {
 
@@ -33,6 +40,16 @@ FunctionalizeResult returnMutatedInputs(Graph& g) {
   return result;
 }
 
+namespace {
+
+void respecialize(Graph& g) {
+  std::vector<TypePtr> types;
+  for (const Value* in : g.inputs()) types.push_back(in->type());
+  inferShapes(g, types);
+}
+
+}  // namespace
+
 FunctionalizeResult functionalize(Graph& graph, const SubPassRunner& runSubPass) {
   auto run = [&](const char* name, auto pass) {
     auto step = [&] { pass(graph); };
@@ -44,6 +61,18 @@ FunctionalizeResult functionalize(Graph& graph, const SubPassRunner& runSubPass)
   run("constant-folding", foldConstants);
   run("remove-inplace", removeInplace);
   run("identity-carries", removeIdentityCarries);
+  // Aliasing made explicit: list reads, views through loops/branches,
+  // branches whose output may alias. Types are specialized again where
+  // they changed (an element read from a list of mixed shapes, code copied
+  // into a branch with more precise types).
+  bool changed = false;
+  run("loop-built-lists", [&](Graph& g) { changed |= resolveLoopBuiltLists(g); });
+  run("constant-list-reads", [&](Graph& g) { changed |= resolveConstantListReads(g); });
+  run("view-carries", [&](Graph& g) { changed |= carryViewsAsScalars(g); });
+  run("branch-tails", [&](Graph& g) { changed |= duplicateBranchTails(g); });
+  run("peel-first-iteration", [&](Graph& g) { changed |= peelFirstIterations(g); });
+  run("expanded-selects", [&](Graph& g) { changed |= selectThroughExpands(g); });
+  if (changed) run("shape-inference", respecialize);
   run("rewrite-mutation", rewriteMutation);
   run("block-propagation", propagateBlocks);
   run("return-mutated-inputs", [&](Graph& g) { result = returnMutatedInputs(g); });

@@ -39,6 +39,7 @@ class MutationRewriter {
     collectCopies(g_.top(), copies);
     recordLiveAliases(g_.top());
     for (Node* c : copies) written_.insert(tree_.rootOf(c->input(0)));
+    copies_ = copies;
     for (Node* c : copies) checkWriteOverlap(tree_, c);
     checkExpressible(g_.top());
     for (Node* c : copies) rewriteCopy(c);
@@ -114,7 +115,42 @@ class MutationRewriter {
 
   void checkIf(Node* branch) {
     for (Block* b : branch->blocks())
-      for (size_t i = 0; i < b->returns().size(); ++i) checkFlow(branch, b->ret(i), branch->output(i));
+      for (size_t i = 0; i < b->returns().size(); ++i) {
+        if (readOnlyAfter(branch, b->ret(i), branch->output(i))) continue;
+        checkFlow(branch, b->ret(i), branch->output(i));
+      }
+  }
+
+  // A branch output that shares passed's buffer is harmless when from the
+  // branch on nothing writes that buffer through either name: the output is
+  // not written, no write to passed's root follows the branch, and the
+  // output does not leave its block (a loop would carry the sharing into
+  // the next iteration, before the branch). Writes inside the branch are
+  // seen by rename at the branch's returns.
+  bool readOnlyAfter(Node* branch, Value* passed, Value* received) {
+    if (touchedByWrites(received)) return false;
+    Value* root = tree_.rootOf(passed);
+    for (Node* c : copies_)
+      if (tree_.rootOf(c->input(0)) == root && branch->isBefore(c)) return false;
+    return !escapes(received);
+  }
+
+  // Whether root or a view of it reaches a place where later code could
+  // see it after a write the analysis does not connect to it: a loop
+  // (carried), a branch's or loop body's returns, a list or a tuple.
+  bool escapes(Value* root) {
+    std::vector<Value*> names = tree_.aliasesOf(root);
+    names.push_back(root);
+    for (Value* v : names) {
+      for (const Use& u : v->uses()) {
+        const Node* user = u.user;
+        if (user->is("prim.loop") || user->is("prim.if") || user->is("list.append") || user->is("list.set") ||
+            user->is("prim.list_construct") || user->is("prim.tuple_construct"))
+          return true;
+        if (user->is("prim.return") && user->owningBlock() != g_.top()) return true;
+      }
+    }
+    return false;
   }
 
   bool onlyBuildsLists(const Value* t) {
@@ -135,6 +171,7 @@ class MutationRewriter {
   // through a list element counts for every list.
   void checkListBuild(Node* n) {
     if (tree_.isAlias(n->output())) return;  // chunk/split/unbind pieces
+    if (listReadOnlyAfter(n)) return;
     for (Value* t : n->inputs()) {
       if (!t->type()->isTensor()) continue;
       if (!tree_.isAlias(t) && onlyBuildsLists(t)) continue;
@@ -143,6 +180,34 @@ class MutationRewriter {
                           "and one of them is written; not supported",
                       n->loc());
     }
+  }
+
+  // A list built here holds the versions current here (rename); that stays
+  // true while nothing writes through the list, no write to an element's
+  // buffer follows, and neither the list nor an element taken from it
+  // leaves its block or goes into another list.
+  bool listReadOnlyAfter(Node* n) {
+    Value* list = n->output();
+    if (touchedByWrites(list)) return false;
+    if (consumedAtOnce(n)) return true;
+    if (escapes(list)) return false;
+    std::set<Value*> roots;
+    for (Value* t : n->inputs()) roots.insert(tree_.rootOf(t));
+    for (Node* c : copies_)
+      if (roots.count(tree_.rootOf(c->input(0))) && n->isBefore(c)) return false;
+    return true;
+  }
+
+  // Every use is the next node reading the whole list, or the graph's
+  // result with nothing after the construct: no write can come between.
+  bool consumedAtOnce(Node* n) {
+    for (const Use& u : n->output()->uses()) {
+      const Node* user = u.user;
+      bool reader = user->is("stack") || user->is("cat") || user->is("list.len");
+      bool result = user == g_.top()->returnNode() && n == g_.top()->back();
+      if (!(reader && n->next() == user) && !result) return false;
+    }
+    return true;
   }
 
   void rewriteCopy(Node* c) {
@@ -250,6 +315,7 @@ class MutationRewriter {
   AliasTree tree_;
   std::set<const Value*> live_;
   std::set<const Value*> written_;  // roots some copy_ writes
+  std::vector<Node*> copies_;       // every write, in program order
 };
 
 }  // namespace

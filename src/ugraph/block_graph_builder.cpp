@@ -327,6 +327,26 @@ bool columnFromSchedule(BlockGraph& block, const Schedule& schedule, int64_t ext
 
 namespace {
 
+// Mirage's for-loop dims, for a row-split kernel whose rows carry
+// reductions or block-local tiles: a block walks its rows of the split dim
+// one at a time (forloop = rows per block); each step's input iterators load
+// that row's part of the inputs split along it (fmap = their imap) and its
+// output accumulators concatenate the step's rows (fmap = omap). The
+// reductions and tiles of a row live only for its step.
+void describeForLoop(BlockGraph& block) {
+  if (!block.fromSchedule || block.column || block.grid.empty() || block.grid[0] < 2) return;
+  const LoopDim& loop = block.loops.at(block.splitLoop);
+  if (loop.iterDims.empty()) return;
+  const int64_t rowExtent = loop.extent / std::max<int64_t>(block.thread.iterShape()[loop.iterDims.front()], 1);
+  const int64_t rows = block.blockExtent / std::max<int64_t>(rowExtent, 1);
+  bool perRowWork = false;
+  for (const TNode& n : block.thread.nodes()) perRowWork |= n.op == TOp::Reduce || n.op == TOp::Fill;
+  if (rows < 2 || !perRowWork) return;
+  block.forloop = {rows};
+  for (BlockInput& in : block.inputs) in.fmap = in.imap;
+  for (BlockOutput& out : block.outputs) out.fmap = out.omap;
+}
+
 // Mirage's maps from the group's propagated partitions: a value split along
 // its dim p under the schedule maps grid x to p, a whole one to the replica.
 int mapOfPartition(const PartitionMap& partitions, const Value* v) {
@@ -397,6 +417,7 @@ void buildBlockGraph(Kernel& kernel, const FusedGroup* group, const SharedMemory
   // element (accumulated: the replica dim).
   for (size_t k = 0; k < kernel.outputs.size(); ++k)
     block.outputs.push_back(BlockOutput{(int)k, {block.column ? kReplica : std::max(g, 0)}, {}});
+  describeForLoop(block);
 }
 
 }  // namespace stitch

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "common/error.h"
+#include "ir/static_value.h"
 #include "ir/view_shape.h"
 
 namespace stitch {
@@ -211,11 +212,7 @@ DType dtypeOf(const Value* v) {
 bool isTensor(const Value* v) { return v->type()->isTensor(); }
 bool isScalarValue(const Value* v) { return v->type()->isScalar(); }
 
-std::optional<int64_t> constInt(const Value* v) {
-  const Constant* k = constantOf(v);
-  if (k && k->isInt()) return k->toInt();
-  return std::nullopt;
-}
+std::optional<int64_t> constInt(const Value* v) { return staticInt(v); }
 
 std::optional<double> constDouble(const Value* v) {
   const Constant* k = constantOf(v);
@@ -229,27 +226,9 @@ std::optional<bool> constBool(const Value* v) {
   return std::nullopt;
 }
 
-std::optional<std::vector<int64_t>> constIntList(const Value* v) {
-  const Constant* k = constantOf(v);
-  if (k && k->isIntList()) return k->toIntList();
-  if (k && k->isInt()) return std::vector<int64_t>{k->toInt()};
-  if (v->node()->is("prim.list_construct")) {
-    std::vector<int64_t> out;
-    for (const Value* e : v->node()->inputs()) {
-      auto i = constInt(e);
-      if (!i) return std::nullopt;
-      out.push_back(*i);
-    }
-    return out;
-  }
-  return std::nullopt;
-}
+std::optional<std::vector<int64_t>> constIntList(const Value* v) { return staticIntList(v); }
 
-bool isNoneValue(const Value* v) {
-  if (v->type()->kind() == TypeKind::None) return true;
-  const Constant* k = constantOf(v);
-  return k && k->isNone();
-}
+bool isNoneValue(const Value* v) { return isNoneConstant(v); }
 
 std::optional<DType> constDType(const Value* v) {
   const Constant* k = constantOf(v);
@@ -266,11 +245,7 @@ std::vector<int> broadcastIndex(LowerContext& ctx, const std::vector<int>& idx, 
   return out;
 }
 
-int64_t numel(const Dims& shape) {
-  int64_t n = 1;
-  for (int64_t s : shape) n *= s;
-  return n;
-}
+int64_t numel(const Dims& shape) { return numelOfShape(shape); }
 
 std::optional<std::pair<int64_t, int64_t>> intRange(const Value* v) {
   if (auto c = constInt(v)) return std::make_pair(*c, *c);

@@ -312,7 +312,16 @@ void Linearizer::run() {
 // the innermost one, long and contiguous, which the C compiler vectorizes
 // (normalize's channel swap: 4x faster than a 3-iteration inner loop).
 bool Linearizer::unrollsInnerLoop(int l) const {
-  return mayUnroll_ && block_.loops.size() >= 2 && l != splitLoop_ && block_.loops[l].extent <= kMaxUnrolledInnerLoop;
+  if (!mayUnroll_ || block_.loops.size() < 2 || l == splitLoop_ || block_.loops[l].extent > kMaxUnrolledInnerLoop)
+    return false;
+  // Only element math inside: a reduction or a tile fill there defines its
+  // accumulators and buffers once per copy, under one name.
+  const int depth = (int)block_.loops.size();
+  for (size_t k = 0; k < tg_.nodes().size(); ++k) {
+    const TOp op = tg_.node((int)k).op;
+    if (needed_[k] && outDepth_[k] == depth && (op == TOp::Reduce || op == TOp::Fill)) return false;
+  }
+  return true;
 }
 
 void Linearizer::emitUnrolledInnerLoop(int l) {

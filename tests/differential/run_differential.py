@@ -22,6 +22,7 @@ Inputs are fresh random values on every run; a failing case prints its seed
 import argparse
 import glob
 import importlib.util
+import json
 import os
 import random
 import shutil
@@ -160,6 +161,8 @@ def stitch_command(args, prog, case, inputs, in_npz, out_npz):
         if not isinstance(value, np.ndarray):
             cmd += ["--input", "%s=%s" % (name, scalar_literal(value))]
     cmd += ["--outputs", out_npz, "--mode", args.mode]
+    if args.fallbacks:
+        cmd.append("--json")
     return cmd + (["--stage", args.stage] if args.stage else [])
 
 
@@ -176,6 +179,8 @@ def run_stitch(args, workdir, prog, case, inputs):
         raise CaseFailure("stitch exited %d: %s" % (proc.returncode, " | ".join(err[-3:])))
     if not os.path.exists(out_npz):
         raise CaseFailure("stitch wrote no %s" % out_npz)
+    if args.fallbacks:
+        report_fallback(case, proc.stdout)
     with np.load(out_npz) as data:
         keys = set(data.files)
         outs = []
@@ -185,6 +190,16 @@ def run_stitch(args, workdir, prog, case, inputs):
         if extra:
             raise CaseFailure("unexpected arrays in outputs: %s" % sorted(extra))
     return outs
+
+
+def report_fallback(case, stdout):
+    """With --fallbacks: prints the cases functionalization refused."""
+    try:
+        reason = json.loads(stdout).get("functional_fallback")
+    except ValueError:
+        reason = "(no JSON from stitch)"
+    if reason:
+        print("FALLBACK %s: %s" % (case["name"], reason))
 
 
 def describe(arr, limit=6):
@@ -311,6 +326,9 @@ def main():
     parser.add_argument("--list", action="store_true", help="list the cases and exit")
     parser.add_argument("--no-types", action="store_true",
                         help="skip comparing the types `stitch dump` infers with the results")
+    parser.add_argument("--fallbacks", action="store_true",
+                        help="also print FALLBACK lines for cases functionalization refused "
+                             "(the imperative graph ran instead)")
     args = parser.parse_args()
     families = args.family or discover_families()
     if args.list:

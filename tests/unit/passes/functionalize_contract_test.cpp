@@ -96,40 +96,26 @@ def f(src: torch.Tensor, mean: float, scale: float):
 
 std::vector<Program> refusedPrograms() {
   return {
-      {"list_holds_direct_ref", R"(
+      {"loop_param_written_while_init_visible", R"(
 def f(x: torch.Tensor):
-    h = x.clone()
-    hs = [h]
-    hs[0].add_(1.0)
-    return h
-)", {T({2, 2})}},
-      {"list_holds_view", R"(
-def f(x: torch.Tensor):
-    b = x.clone()
-    ps = [b[0], b[1]]
-    ps[1].zero_()
-    return b
-)", {T({2, 2})}},
-      {"view_carried_through_loop", R"(
-def f(x: torch.Tensor, n: int):
-    b = x.clone()
-    v = b[0]
-    for i in range(n):
-        v = b[i]
-        v.add_(1.0)
-    b.mul_(2.0)
-    return v, b
-)", {T({3, 2}), I(2)}},
-      {"view_from_if", R"(
+    y = x.clone()
+    first = y
+    for i in range(4):
+        y[0].mul_(3.0)
+        if i == 1:
+            break
+        y = y + 1.0
+    return first, y
+)", {T({2, 3})}},
+      {"views_in_list_read_at_run_time_index", R"(
 def f(x: torch.Tensor, k: int):
     b = x.clone()
-    if k > 0:
-        v = b[0]
-    else:
-        v = b[1]
-    v.add_(1.0)
+    ps: List[torch.Tensor] = []
+    for i in range(2):
+        ps.append(b[i])
+    ps[k].zero_()
     return b
-)", {T({3, 2}), I(1)}},
+)", {T({2, 2}), I(1)}},
   };
 }
 

@@ -81,13 +81,34 @@ def f(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
     expectAgrees(c, {randomTensor({4, 3}, DType::f32), randomTensor({4, 3}, DType::f32)});
 }
 
-TEST_F(PipelinePrograms, RefusedProgramRunsAsWritten) {
+// Views collected in a list by a loop and written through their base: the
+// list's reads become views of the base, so the program is pure.
+TEST_F(PipelinePrograms, ViewsCollectedInALoopSeeTheBaseWrite) {
   Compiled c = compile(R"PY(
 def f(x: torch.Tensor) -> List[torch.Tensor]:
     x = x.clone() + 1.0
     rows = []
     for i in range(3):
         rows.append(x[i])
+    x.mul_(10.0)
+    return [rows[0] * 2.0, rows[2]]
+)PY",
+                       "f", {"x=f32[3,4]"});
+  EXPECT_TRUE(c.result.functionalFallback.empty()) << c.result.functionalFallback;
+  for (int round = 0; round < 3; ++round) expectAgrees(c, {randomTensor({3, 4}, DType::f32)});
+}
+
+// The same with the append under a branch: which views the list holds is
+// no longer known statically, functionalization refuses, and the compiled
+// program runs the imperative graph exactly.
+TEST_F(PipelinePrograms, RefusedProgramRunsAsWritten) {
+  Compiled c = compile(R"PY(
+def f(x: torch.Tensor) -> List[torch.Tensor]:
+    x = x.clone() + 1.0
+    rows = []
+    for i in range(3):
+        if i < 3:
+            rows.append(x[i])
     x.mul_(10.0)
     return [rows[0] * 2.0, rows[2]]
 )PY",

@@ -71,7 +71,9 @@ TEST(FusedKernel, SoftmaxLayerNormNormalizeAreOneKernel) {
     const Kernel& k = c.kernels.kernels[0];
     EXPECT_EQ(k.outputs, std::vector<const Value*>(c.graph->outputs().begin(), c.graph->outputs().end()));
     ASSERT_TRUE(k.block.schedule.has_value());
-    EXPECT_FALSE(k.block.fromSchedule);  // the one-block schedule keeps the size heuristic
+    // Small inputs: the one-block schedule, run as one block.
+    EXPECT_TRUE(k.block.fromSchedule);
+    EXPECT_EQ(k.block.grid, std::vector<int64_t>{1});
   }
 }
 
