@@ -1,7 +1,7 @@
 // Runs a program (the reference interpreter on a graph, or a compiled
-// Executable) and times it. Every run gets a
-// fresh copy of the inputs (copying is not timed), so a program that writes
-// its inputs in place sees the same values each time.
+// Executable) and times it. Every run gets its own copy of the inputs,
+// refilled with the original values before each run (not timed), so a
+// program that writes its inputs in place sees the same values each time.
 #pragma once
 #include <functional>
 #include <vector>

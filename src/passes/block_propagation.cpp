@@ -2,18 +2,11 @@
 
 #include <algorithm>
 
+#include "passes/control_queries.h"
+
 namespace stitch {
 
 namespace {
-
-bool definedInside(const Value* v, const Node* control) {
-  for (const Block* b = v->node()->owningBlock(); b != nullptr;) {
-    const Node* owner = b->owningNode();
-    if (owner == control) return true;
-    b = owner ? owner->owningBlock() : nullptr;
-  }
-  return false;
-}
 
 // Values updated directly in control's blocks but defined outside it.
 std::vector<Value*> outerUpdatedValues(const Node* control) {

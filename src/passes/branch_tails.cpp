@@ -4,6 +4,7 @@
 #include <set>
 
 #include "ir/op_registry.h"
+#include "passes/control_queries.h"
 #include "passes/writes.h"
 
 namespace stitch {
@@ -20,16 +21,6 @@ size_t countNodes(const Block* b) {
     for (const Block* sub : n->blocks()) count += countNodes(sub);
   }
   return count;
-}
-
-// Made by a node of this branch that returns new storage: not a view, not
-// an element taken out of a list, not a value passed through control flow.
-bool freshIn(const Value* v, const Block* branch) {
-  const Node* def = v->node();
-  if (v->isBlockParam() || def->owningBlock() != branch) return false;
-  if (def->schema().isView() || !def->blocks().empty()) return false;
-  return !def->is("list.get") && !def->is("prim.list_unpack") && !def->is("prim.tuple_unpack") &&
-         !def->is("prim.tuple_index");
 }
 
 void collectWrittenBases(const Block* b, std::set<const Value*>& out) {

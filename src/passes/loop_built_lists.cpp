@@ -3,6 +3,7 @@
 #include <optional>
 
 #include "ir/op_registry.h"
+#include "passes/control_queries.h"
 #include "passes/writes.h"
 
 namespace stitch {
@@ -20,15 +21,6 @@ std::optional<int64_t> constantInt(const Value* v) {
 bool constantTrue(const Value* v) {
   const Constant* c = constantOf(v);
   return c && c->isBool() && c->toBool();
-}
-
-bool definedInside(const Value* v, const Node* control) {
-  for (const Block* b = v->node()->owningBlock(); b != nullptr;) {
-    const Node* owner = b->owningNode();
-    if (owner == control) return true;
-    b = owner ? owner->owningBlock() : nullptr;
-  }
-  return false;
 }
 
 // Whether argument `input` of view node `view` may be the loop index: a

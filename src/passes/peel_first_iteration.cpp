@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "ir/op_registry.h"
+#include "passes/control_queries.h"
 #include "passes/writes.h"
 
 namespace stitch {
@@ -28,15 +29,6 @@ bool writes(const Block* b, const Value* target) {
       if (writes(sub, target)) return true;
   }
   return false;
-}
-
-// Made in the body by a node that returns new storage.
-bool freshIn(const Value* v, const Block* body) {
-  const Node* def = v->node();
-  if (v->isBlockParam() || def->owningBlock() != body) return false;
-  if (def->schema().isView() || !def->blocks().empty()) return false;
-  return !def->is("list.get") && !def->is("prim.list_unpack") && !def->is("prim.tuple_unpack") &&
-         !def->is("prim.tuple_index");
 }
 
 // Some carried tensor slot needs peeling: written through the parameter,

@@ -5,6 +5,7 @@
 #include <optional>
 #include <set>
 
+#include "passes/control_queries.h"
 #include "passes/writes.h"
 
 namespace stitch {
@@ -35,15 +36,6 @@ ViewChain chainOf(Value* v) {
   }
   c.base = v;
   return c;
-}
-
-bool definedInside(const Value* v, const Node* control) {
-  for (const Block* b = v->node()->owningBlock(); b != nullptr;) {
-    const Node* owner = b->owningNode();
-    if (owner == control) return true;
-    b = owner ? owner->owningBlock() : nullptr;
-  }
-  return false;
 }
 
 // An argument position (view index, input index) where the chains differ.

@@ -22,16 +22,7 @@ using functionalize_test::I;
 using functionalize_test::Program;
 using functionalize_test::T;
 
-inline std::unique_ptr<Graph> simplifiedGraph(const Program& p) {
-  std::unique_ptr<Graph> g = functionalize_test::specialize(p);
-  functionalize(*g);
-  canonicalize(*g);
-  foldConstants(*g);
-  eliminateCommonSubexpressions(*g);
-  eliminateDeadCode(*g);
-  verifyGraph(*g);
-  return g;
-}
+using functionalize_test::simplifiedGraph;
 
 // The top block's ops with one tensor output, in program order.
 inline std::vector<const Node*> tensorOps(const Graph& g) {

@@ -19,6 +19,10 @@
 #include "ir/op_registry.h"
 #include "ir/printer.h"
 #include "ir/verifier.h"
+#include "passes/canonicalize.h"
+#include "passes/constant_folding.h"
+#include "passes/cse.h"
+#include "passes/dce.h"
 #include "passes/functionalize.h"
 #include "passes/remove_inplace.h"
 #include "passes/shape_inference.h"
@@ -161,6 +165,19 @@ inline std::unique_ptr<Graph> specialize(const Program& p) {
   inferShapes(*graph, types);
   verifyGraph(*graph);
   return graph;
+}
+
+// Specialized, functionalized and simplified as the pipeline does: the pure
+// graph fusion and kernel planning start from.
+inline std::unique_ptr<Graph> simplifiedGraph(const Program& p) {
+  std::unique_ptr<Graph> g = specialize(p);
+  functionalize(*g);
+  canonicalize(*g);
+  foldConstants(*g);
+  eliminateCommonSubexpressions(*g);
+  eliminateDeadCode(*g);
+  verifyGraph(*g);
+  return g;
 }
 
 // One round on given inputs: imperative, remove-inplace only, and functional

@@ -1,0 +1,16 @@
+// Small structural questions the functionalization passes ask about values
+// and control-flow nodes.
+#pragma once
+#include "ir/graph.h"
+
+namespace stitch {
+
+// Whether v is defined inside one of `control`'s blocks (at any depth).
+bool definedInside(const Value* v, const Node* control);
+
+// Whether v is made in `block` itself by a node that returns new storage:
+// not a view, not an element taken out of a list or tuple, not a value
+// passed through a nested loop or branch, not a block parameter.
+bool freshIn(const Value* v, const Block* block);
+
+}  // namespace stitch
