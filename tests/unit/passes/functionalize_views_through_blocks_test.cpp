@@ -1,4 +1,4 @@
-// functionalize where a view or a shared tensor flows through control flow
+// Programs that functionalize where a view or a shared tensor flows through control flow
 // or a list: views carried by loops and returned by branches (re-derived
 // from their base), branch outputs that alias in one branch and not in the
 // other (the code after the branch copied into each), tensors read back
@@ -9,6 +9,23 @@
 
 namespace stitch::functionalize_test {
 namespace {
+
+// An input or a copy of it, written, then a view of one or the other
+// written: run with k = 2 and k = 3 (the two branch combinations).
+const char* const kInputOrCopyThenBranch = R"(
+def f(x: torch.Tensor, k: int):
+    if k > 1:
+        y = x
+    else:
+        y = x * 2.0
+    y[0] = 5.0
+    if k > 2:
+        z = y[1]
+    else:
+        z = x[2]
+    z.zero_()
+    return y + 0.0
+)";
 
 Arg B(bool v) { return Arg{Arg::BoolArg, DType::b8, {}, v ? 1.0 : 0.0}; }
 
@@ -135,34 +152,8 @@ def f(x: torch.Tensor):
         b.mul_(2.0)
     return b
 )", {T({3, 4})}},
-      {"input_or_copy_written_then_branch_again", R"(
-def f(x: torch.Tensor, k: int):
-    if k > 1:
-        y = x
-    else:
-        y = x * 2.0
-    y[0] = 5.0
-    if k > 2:
-        z = y[1]
-    else:
-        z = x[2]
-    z.zero_()
-    return y + 0.0
-)", {T({3, 4}), I(2)}},
-      {"input_or_copy_third_case", R"(
-def f(x: torch.Tensor, k: int):
-    if k > 1:
-        y = x
-    else:
-        y = x * 2.0
-    y[0] = 5.0
-    if k > 2:
-        z = y[1]
-    else:
-        z = x[2]
-    z.zero_()
-    return y + 0.0
-)", {T({3, 4}), I(3)}},
+      {"input_or_copy_written_then_branch_again", kInputOrCopyThenBranch, {T({3, 4}), I(2)}},
+      {"input_or_copy_third_case", kInputOrCopyThenBranch, {T({3, 4}), I(3)}},
       {"loop_param_written_while_init_visible", R"(
 def f(x: torch.Tensor):
     y = x.clone()
