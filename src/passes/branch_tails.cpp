@@ -14,15 +14,6 @@ namespace {
 constexpr size_t kMaxTailNodes = 256;     // per branch copied into
 constexpr size_t kMaxCopiedNodes = 4096;  // per graph
 
-size_t countNodes(const Block* b) {
-  size_t count = 0;
-  for (const Node* n : *b) {
-    ++count;
-    for (const Block* sub : n->blocks()) count += countNodes(sub);
-  }
-  return count;
-}
-
 void collectWrittenBases(const Block* b, std::set<const Value*>& out) {
   for (const Node* n : *b) {
     if (isWrite(n)) out.insert(writtenBase(n));

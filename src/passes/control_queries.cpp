@@ -21,4 +21,13 @@ bool freshIn(const Value* v, const Block* block) {
          !def->is("prim.tuple_index");
 }
 
+size_t countNodes(const Block* block) {
+  size_t count = 0;
+  for (const Node* n : *block) {
+    ++count;
+    for (const Block* sub : n->blocks()) count += countNodes(sub);
+  }
+  return count;
+}
+
 }  // namespace stitch

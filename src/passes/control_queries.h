@@ -1,6 +1,8 @@
 // Small structural questions the functionalization passes ask about values
 // and control-flow nodes.
 #pragma once
+#include <cstddef>
+
 #include "ir/graph.h"
 
 namespace stitch {
@@ -12,5 +14,8 @@ bool definedInside(const Value* v, const Node* control);
 // not a view, not an element taken out of a list or tuple, not a value
 // passed through a nested loop or branch, not a block parameter.
 bool freshIn(const Value* v, const Block* block);
+
+// The nodes of `block`, those of nested loop and branch bodies included.
+size_t countNodes(const Block* block);
 
 }  // namespace stitch

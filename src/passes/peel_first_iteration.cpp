@@ -13,15 +13,6 @@ namespace {
 
 constexpr size_t kMaxBodyNodes = 256;
 
-size_t countNodes(const Block* b) {
-  size_t count = 0;
-  for (const Node* n : *b) {
-    ++count;
-    for (const Block* sub : n->blocks()) count += countNodes(sub);
-  }
-  return count;
-}
-
 bool writes(const Block* b, const Value* target) {
   for (const Node* n : *b) {
     if (isWrite(n) && writtenBase(n) == target) return true;

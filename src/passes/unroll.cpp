@@ -4,20 +4,12 @@
 #include <map>
 #include <optional>
 
+#include "passes/control_queries.h"
 #include "passes/parallel_map.h"
 
 namespace stitch {
 
 namespace {
-
-size_t countNodes(const Block* block) {
-  size_t n = 0;
-  for (const Node* node : *block) {
-    ++n;
-    for (const Block* sub : node->blocks()) n += countNodes(sub);
-  }
-  return n;
-}
 
 // The trip count when the loop is marked and small enough to copy.
 std::optional<int64_t> unrollableTrips(const Node* loop) {

@@ -42,9 +42,9 @@ std::string printKernelUOps(const std::vector<KernelUOps>& uops) {
   return text;
 }
 
-CodePlan planCode(const Graph& graph, bool pureGraph) {
+CodePlan planCode(const Graph& graph, bool pureGraph, int threads) {
   CodePlan plan;
-  FusionPlan fusion = fuseProgram(graph, pureGraph);
+  FusionPlan fusion = fuseProgram(graph, pureGraph, threads);
   plan.kernels = planProgramKernels(graph, pureGraph, &fusion);
   plan.uops = linearizeKernels(plan.kernels);
   plan.source = renderC(plan.uops);

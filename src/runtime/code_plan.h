@@ -24,13 +24,14 @@ struct CodePlan {
 // where the op stood, between the in-place writes around it.
 KernelGraph planProgramKernels(const Graph& graph, bool pureGraph, const FusionPlan* fusion = nullptr);
 // The fused groups of a pure graph (an imperative one: every kernel op on
-// its own), with schedules tuned for `threads`.
-FusionPlan fuseProgram(const Graph& graph, bool pureGraph, int threads = 2);
+// its own), with schedules tuned for `threads` (0: every core).
+FusionPlan fuseProgram(const Graph& graph, bool pureGraph, int threads = 0);
 // The uops of every GraphDefined kernel, in kernel order.
 std::vector<KernelUOps> linearizeKernels(const KernelGraph& kernels);
 // "kernel NAME" and its uops, per kernel (`stitch dump --stage uops`).
 std::string printKernelUOps(const std::vector<KernelUOps>& uops);
 
-CodePlan planCode(const Graph& graph, bool pureGraph);
+// fuse, plan, linearize, render in one go; threads as for fuseProgram.
+CodePlan planCode(const Graph& graph, bool pureGraph, int threads = 0);
 
 }  // namespace stitch

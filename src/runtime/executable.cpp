@@ -410,7 +410,7 @@ IValueList CompiledProgram::run(const IValueList& inputs, RunStats* stats) {
 }  // namespace
 
 std::unique_ptr<Executable> Executable::build(const Graph& graph, const ExecutableOptions& options) {
-  return build(graph, planCode(graph, options.pureGraph), options);
+  return build(graph, planCode(graph, options.pureGraph, options.threads), options);
 }
 
 std::unique_ptr<Executable> Executable::build(const Graph& graph, CodePlan plan,

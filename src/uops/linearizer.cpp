@@ -157,6 +157,16 @@ void Linearizer::emitNode(int i) {
   value_[i] = v;
 }
 
+void Linearizer::emitBodyNodes(int body, int r) {
+  for (int k = 0; k <= body; ++k) {
+    if (!needed_[k] || value_[k] >= 0 || tg_.node(k).op == TOp::ReduceVar) continue;
+    const auto& rv = rvars_[k];
+    if (std::find(rv.begin(), rv.end(), r) == rv.end()) continue;
+    if (!std::all_of(rv.begin(), rv.end(), [&](int x) { return bound_[x] != 0; })) continue;
+    emitNode(k);
+  }
+}
+
 // A block-local buffer filled with its body at every point of its
 // variables (row-major), where the loops its body needs are open: the
 // buffer's DEFINE_LOCAL, then the fill loops. Its value is the buffer.
@@ -177,13 +187,7 @@ void Linearizer::emitFill(int i) {
     value_[reduceVarNode_.at(r)] = l;
     bound_[r] = 1;
     flat = g_.alu(AluOp::Add, DType::i64, {g_.alu(AluOp::Mul, DType::i64, {flat, c(tg_.reduceExtent(r))}), l});
-    for (int k = 0; k <= body; ++k) {
-      if (!needed_[k] || value_[k] >= 0 || tg_.node(k).op == TOp::ReduceVar) continue;
-      const auto& rv = rvars_[k];
-      if (std::find(rv.begin(), rv.end(), r) == rv.end()) continue;
-      if (!std::all_of(rv.begin(), rv.end(), [&](int x) { return bound_[x] != 0; })) continue;
-      emitNode(k);
-    }
+    emitBodyNodes(body, r);
   }
   int v = value_[body];
   STITCH_ASSERT(v >= 0, "fill body of %", i, " not emitted");

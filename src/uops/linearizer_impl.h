@@ -31,6 +31,9 @@ class Linearizer {
   void emitNode(int n);
   void emitReduce(int n);
   void emitFill(int n);
+  // Emits the nodes of a loop body (ids up to `body`) that depend on reduce
+  // variable r and on no variable still unbound, just after r's loop opened.
+  void emitBodyNodes(int body, int r);
   void runColumn();
   bool unrollsInnerLoop(int l) const;
   void emitUnrolledInnerLoop(int l);

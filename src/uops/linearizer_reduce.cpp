@@ -47,16 +47,6 @@ void Linearizer::emitReduce(int i) {
   DType acc = n.dtype;
   int init = g_.add(reduceInit(n.reduce, acc));
   const int body = n.args[0];
-  // Body nodes that need variable r and no variable still unbound.
-  auto emitBodyNodes = [&](int r) {
-    for (int k = 0; k <= body; ++k) {
-      if (!needed_[k] || value_[k] >= 0 || tg_.node(k).op == TOp::ReduceVar) continue;
-      const auto& rv = rvars_[k];
-      if (std::find(rv.begin(), rv.end(), r) == rv.end()) continue;
-      if (!std::all_of(rv.begin(), rv.end(), [&](int x) { return bound_[x] != 0; })) continue;
-      emitNode(k);
-    }
-  };
   auto dependsOn = [&](int k, int r) {
     return std::find(rvars_[k].begin(), rvars_[k].end(), r) != rvars_[k].end();
   };
@@ -87,7 +77,7 @@ void Linearizer::emitReduce(int i) {
     int l = loopUOp(c(0), c(tg_.reduceExtent(r)));
     loops.push_back(l);
     bind(r, l);
-    emitBodyNodes(r);
+    emitBodyNodes(body, r);
   }
   auto bodyValue = [&] {
     int v = value_[body];
@@ -108,7 +98,7 @@ void Linearizer::emitReduce(int i) {
     int o = loopUOp(c(0), c(extent / kReduceLanes));
     int lane = loopUOp(c(0), c(kReduceLanes));
     bind(last, g_.alu(AluOp::Add, DType::i64, {g_.alu(AluOp::Mul, DType::i64, {o, c(kReduceLanes)}), lane}));
-    emitBodyNodes(last);
+    emitBodyNodes(body, last);
     accumulateLane(g_, acc, laneArray, lane, bodyValue(), combineWith);
     endLoop(lane);
     endLoop(o);
@@ -116,7 +106,7 @@ void Linearizer::emitReduce(int i) {
     if (full < extent) {
       int t = loopUOp(c(0), c(extent - full));
       bind(last, g_.alu(AluOp::Add, DType::i64, {c(full), t}));
-      emitBodyNodes(last);
+      emitBodyNodes(body, last);
       accumulateLane(g_, acc, laneArray, t, bodyValue(), combineWith);
       endLoop(t);
       forget();
