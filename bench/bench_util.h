@@ -8,12 +8,14 @@
 #include <string>
 #include <vector>
 
+#include "stitch/aligned_buffer.h"
+
 namespace stitch::bench {
 
-inline std::vector<float> randomBuffer(size_t n, unsigned seed = 1) {
+inline AlignedFloats randomBuffer(size_t n, unsigned seed = 1) {
   std::mt19937 gen(seed);
   std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
-  std::vector<float> v(n);
+  AlignedFloats v(n);
   for (float& x : v) x = dist(gen);
   return v;
 }

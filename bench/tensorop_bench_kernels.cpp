@@ -41,7 +41,7 @@ void ourBrgemm(benchmark::State& state, Shape s) {
   d.br = s.br;
   BrgemmKernel kernel(d);
   auto a = randomBuffer(size_t(s.m * s.k * s.br)), b = randomBuffer(size_t(s.k * s.n * s.br));
-  std::vector<float> c(size_t(s.m * s.n), 0.0f);
+  AlignedFloats c(size_t(s.m * s.n), 0.0f);
   for (auto _ : state) {
     kernel(a.data(), b.data(), c.data(), s.m, s.k, s.m, s.m * s.k, s.k * s.n);
     benchmark::ClobberMemory();
@@ -56,7 +56,7 @@ void xsmmBrgemm(benchmark::State& state, Shape s) {
     return;
   }
   auto a = randomBuffer(size_t(s.m * s.k * s.br)), b = randomBuffer(size_t(s.k * s.n * s.br));
-  std::vector<float> c(size_t(s.m * s.n), 0.0f);
+  AlignedFloats c(size_t(s.m * s.n), 0.0f);
   for (auto _ : state) {
     xsmmBrgemmCall(kernel, s.br, a.data(), b.data(), c.data());
     benchmark::ClobberMemory();
@@ -68,7 +68,7 @@ void xsmmBrgemm(benchmark::State& state, Shape s) {
 void blasGemm(benchmark::State& state, Shape s, bool dnnl) {
   omp_set_num_threads(1);
   auto a = randomBuffer(size_t(s.m * s.k)), b = randomBuffer(size_t(s.k * s.n));
-  std::vector<float> c(size_t(s.m * s.n), 0.0f);
+  AlignedFloats c(size_t(s.m * s.n), 0.0f);
   for (auto _ : state) {
     if (dnnl)
       dnnlSgemm(s.m, s.n, s.k, a.data(), b.data(), c.data());
@@ -86,7 +86,7 @@ bool xsmmAgreesWithOurs() {
   void* kernel = xsmmBrgemmDispatch(s.m, s.n, s.k);
   if (!kernel) return false;
   auto a = randomBuffer(size_t(s.m * s.k * s.br)), b = randomBuffer(size_t(s.k * s.n * s.br), 2);
-  std::vector<float> c1(size_t(s.m * s.n), 0.0f), c2 = c1;
+  AlignedFloats c1(size_t(s.m * s.n), 0.0f), c2 = c1;
   xsmmBrgemmCall(kernel, s.br, a.data(), b.data(), c1.data());
   BrgemmDesc d{s.m, s.n, s.k, s.br};
   BrgemmKernel ours(d);

@@ -31,7 +31,7 @@ void seedConfig(benchmark::State& state, int which) {
            {D::m, D::n, D::k, D::m, D::n, D::k}, execs, {32, 32, 8, 32, 32, 32},
            {8192, 0, 1024, 1, 0, 32}, {0, 8192, 1024, 0, 32, 1}, {32768, 1024, 0, 1, 32, 0});
   auto a = randomBuffer(32 * 8192), b = randomBuffer(32 * 8192, 2);
-  std::vector<float> c(32 * 32768, 0.0f);
+  AlignedFloats c(32 * 32768, 0.0f);
   for (auto _ : state) {
     op.execute(a.data(), b.data(), c.data());
     benchmark::ClobberMemory();
@@ -43,7 +43,7 @@ void einsum(benchmark::State& state, std::string expr, std::map<std::string, int
             int threads) {
   omp_set_num_threads(threads);
   to::EinsumTree tree(expr, sizes, threads);
-  std::vector<std::vector<float>> inputs;
+  std::vector<AlignedFloats> inputs;
   std::vector<const float*> ptrs;
   for (size_t i = 0; i < tree.numInputs(); ++i) {
     int64_t n = 1;
@@ -53,7 +53,7 @@ void einsum(benchmark::State& state, std::string expr, std::map<std::string, int
   }
   int64_t n = 1;
   for (int64_t s : tree.outputShape()) n *= s;
-  std::vector<float> out(static_cast<size_t>(n));
+  AlignedFloats out(static_cast<size_t>(n));
   for (auto _ : state) {
     tree.execute(ptrs, out.data());
     benchmark::ClobberMemory();
@@ -64,7 +64,7 @@ void einsum(benchmark::State& state, std::string expr, std::map<std::string, int
 void blasGemm(benchmark::State& state, int64_t m, int64_t n, int64_t k, bool dnnl, int threads) {
   omp_set_num_threads(threads);
   auto a = randomBuffer(size_t(m * k)), b = randomBuffer(size_t(k * n), 2);
-  std::vector<float> c(size_t(m * n), 0.0f);
+  AlignedFloats c(size_t(m * n), 0.0f);
   for (auto _ : state) {
     if (dnnl)
       dnnlSgemm(m, n, k, a.data(), b.data(), c.data());

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "stitch/aligned_buffer.h"
 #include "tensorop/binary_kernel.h"
 #include "tensorop/brgemm_kernel_x64.h"
 #include "tensorop/jit_cache.h"
@@ -115,7 +116,7 @@ void BrgemmKernel::operator()(const float* a, const float* b, float* c,
   }
   // Transposed A would put K on the vector lanes; repack it column-major once
   // per call instead (M x K per batch entry, back to back).
-  thread_local std::vector<float> packed;
+  thread_local AlignedFloats packed;
   const int64_t mk = desc_.m * desc_.k;
   packed.resize(static_cast<size_t>(mk * desc_.br));
   for (int64_t r = 0; r < desc_.br; ++r) {

@@ -7,6 +7,8 @@
 #include <cassert>
 #include <sstream>
 
+#include "stitch/aligned_buffer.h"
+
 namespace stitch::tensorop {
 namespace {
 
@@ -282,7 +284,7 @@ void TensorOperationImpl::runKernels(const float* in0, const float* in1,
 }
 
 const float* TensorOperationImpl::packA(const float* a) const {
-  thread_local std::vector<float> buffer;
+  thread_local AlignedFloats buffer;
   const int64_t M = size(primM_), K = size(primK_), BR = size(primBr_);
   buffer.resize(size_t(M * K * BR));
   float* dst = buffer.data();

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "commands.h"
+#include "stitch/aligned_buffer.h"
 #include "stitch/tensorop.h"
 
 namespace stitch::cli {
@@ -143,7 +144,7 @@ int run(const Options& o) {
 
   std::mt19937 gen(o.seed);
   std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
-  std::vector<std::vector<float>> inputs(tree.numInputs());
+  std::vector<AlignedFloats> inputs(tree.numInputs());
   std::vector<const float*> ptrs;
   for (size_t i = 0; i < inputs.size(); ++i) {
     int64_t n = 1;
@@ -154,7 +155,7 @@ int run(const Options& o) {
   }
   int64_t outN = 1;
   for (int64_t s : tree.outputShape()) outN *= s;
-  std::vector<float> output(static_cast<size_t>(outN));
+  AlignedFloats output(static_cast<size_t>(outN));
 
   tree.execute(ptrs, output.data());  // warm-up: page faults, caches
   std::vector<double> ms;
