@@ -35,7 +35,7 @@ EinsumTreeImpl::EinsumTreeImpl(const std::string& expression,
     if (std::sscanf(env, "%lld,%lld,%lld,%lld", &m, &k, &n, &panel) == 4) {
       options_.max_m_kernel = m;
       options_.max_k_kernel = k;
-      options_.max_kernel_size = n;
+      options_.max_n_kernel = n;
       options_.max_a_panel_bytes = panel;
     }
   }

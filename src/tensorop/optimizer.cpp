@@ -89,6 +89,10 @@ void splitContractionDimensions(std::vector<Dimension>& dims,
                                 const OptimizerOptions& options) {
   splitDimensionsOf(dims, dim_t::m, options.min_kernel_size, options.max_m_kernel);
   splitDimensionsOf(dims, dim_t::k, options.min_kernel_size, options.max_k_kernel);
+  splitDimensionsOf(dims, dim_t::n, options.min_kernel_size, options.max_n_kernel);
+  // Batch dims are loops around the kernel; splitting them only gives the
+  // thread pass finer pieces.
+  splitDimensionsOf(dims, dim_t::c, options.min_kernel_size, options.max_kernel_size);
 }
 
 // Splits dims of `type` (all types for dim_t::undefined) above max_size.
@@ -276,8 +280,10 @@ ptype_t optimize(std::vector<Dimension>& dims, ptype_t prim_main,
     throw Error("need 1 <= min_kernel_size <= max_kernel_size");
   passes::removeUnitDimensions(dims);
   passes::fuseDimensions(dims, options.min_kernel_size);
-  if (isContraction(prim_main)) passes::splitContractionDimensions(dims, options);
-  passes::splitDimensions(dims, options.min_kernel_size, options.max_kernel_size);
+  if (isContraction(prim_main))
+    passes::splitContractionDimensions(dims, options);
+  else
+    passes::splitDimensions(dims, options.min_kernel_size, options.max_kernel_size);
   const ptype_t main =
       passes::identifyPrimitives(dims, prim_main, options.max_a_panel_bytes);
   passes::reorderLoops(dims);

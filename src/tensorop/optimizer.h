@@ -2,8 +2,8 @@
 // optimize for the driver). Each pass rewrites the Dimension list in place.
 //
 // Example: a 1024^3 GEMM (m, n, k; column-major) with the default options
-// becomes  n:seq:2  m:seq:16  n:prim:512  k:prim:512  k:prim:2 (batch-reduce)
-// m:prim:64, i.e. a BRGEMM over the whole reduction per 64 x 512 C block.
+// becomes  m:seq:16  n:prim:1024  k:prim:1024  m:prim:64, i.e. one GEMM call
+// over the whole reduction per 64-row block of C (A packed to a 256 KiB panel).
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -24,7 +24,8 @@ void fuseDimensions(std::vector<Dimension>& dims, int64_t min_size);
 // the vector width for m) and keeping both parts >= min_size where possible.
 void splitDimensions(std::vector<Dimension>& dims, int64_t min_size,
                      int64_t max_size);
-// Contractions: also split m and k dims to the kernel's cache-friendly caps.
+// Contractions: split m, k and n dims to the kernel's caps and batch (c)
+// dims to max_kernel_size; splitDimensions is for the other primitives.
 void splitContractionDimensions(std::vector<Dimension>& dims,
                                 const OptimizerOptions& options);
 

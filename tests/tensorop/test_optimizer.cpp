@@ -89,6 +89,8 @@ TEST(Optimizer, OptimizedGemmMatchesNaive) {
   OptimizerOptions opt;
   opt.thread_target = 4;
   opt.max_kernel_size = 64;
+  opt.max_k_kernel = 64;
+  opt.max_n_kernel = 64;
   TensorOperation op;
   setupOptimized(op, ptype_t::zero, ptype_t::gemm, ptype_t::relu, dims, opt);
   op.execute(a.data(), b.data(), c.data());
