@@ -146,9 +146,10 @@ int64_t cost(const std::vector<std::string>& a, const std::vector<std::string>& 
 }
 
 // Greedy contraction order: repeatedly contract the pair whose combined
-// iteration space is smallest. Intermediates keep the dims still needed,
-// the second operand's first so the first operand's contiguous dim stays
-// innermost.
+// iteration space is smallest. Intermediates keep the dims still needed.
+// When an operand's contiguous dim survives, it stays innermost (that
+// operand's dims last): the kernel's M is then contiguous in the operand
+// and in the result, so neither needs a permutation copy.
 std::unique_ptr<EinsumNode> orderContractions(
     std::vector<std::unique_ptr<EinsumNode>> nodes,
     const std::vector<std::string>& output,
@@ -171,8 +172,13 @@ std::unique_ptr<EinsumNode> orderContractions(
         if (o != bi && o != bj && contains(nodes[o]->dims, d)) return true;
       return false;
     };
+    auto keepsInner = [&](size_t n) {
+      return !nodes[n]->dims.empty() && needed(nodes[n]->dims.back());
+    };
+    const size_t last = keepsInner(bj) && !keepsInner(bi) ? bj : bi;
+    const size_t first = last == bi ? bj : bi;
     auto node = std::make_unique<EinsumNode>();
-    for (const auto* src : {&nodes[bj]->dims, &nodes[bi]->dims})
+    for (const auto* src : {&nodes[first]->dims, &nodes[last]->dims})
       for (const auto& d : *src)
         if (needed(d) && !contains(node->dims, d)) node->dims.push_back(d);
     node->children.push_back(std::move(nodes[bi]));

@@ -59,11 +59,33 @@ void removeUnitDimensions(std::vector<Dimension>& dims) {
 }
 
 void fuseDimensions(std::vector<Dimension>& dims, int64_t min_size) {
+  fuseDimensionsIf(dims, [&](const Dimension& in, const Dimension&) {
+    return in.size < min_size;
+  });
+}
+
+void fuseContractionDimensions(std::vector<Dimension>& dims,
+                               const OptimizerOptions& options) {
+  fuseDimensionsIf(dims, [&](const Dimension& in, const Dimension& out) {
+    const int64_t cap = in.type == dim_t::m   ? options.max_m_kernel
+                        : in.type == dim_t::n ? options.max_n_kernel
+                        : in.type == dim_t::k ? options.max_k_kernel
+                                              : 0;
+    return in.size * out.size <= cap;
+  });
+}
+
+// Merges dims[i] with a dim of the same type that sits directly outside it
+// in every tensor (stride = inner size * inner stride) while allow(inner,
+// outer) holds.
+void fuseDimensionsIf(std::vector<Dimension>& dims,
+                      const std::function<bool(const Dimension&, const Dimension&)>& allow) {
   for (size_t i = 0; i < dims.size(); ++i) {
-    for (size_t j = 0; j < dims.size() && dims[i].size < min_size; ++j) {
+    for (size_t j = 0; j < dims.size(); ++j) {
       if (i == j) continue;
       Dimension& in = dims[i];
       const Dimension& out = dims[j];
+      if (!allow(in, out)) continue;
       const bool sameExec = in.exec == out.exec || in.exec == exec_t::undefined ||
                             out.exec == exec_t::undefined;
       if (in.type != out.type || !sameExec) continue;
@@ -280,6 +302,7 @@ ptype_t optimize(std::vector<Dimension>& dims, ptype_t prim_main,
     throw Error("need 1 <= min_kernel_size <= max_kernel_size");
   passes::removeUnitDimensions(dims);
   passes::fuseDimensions(dims, options.min_kernel_size);
+  if (isContraction(prim_main)) passes::fuseContractionDimensions(dims, options);
   if (isContraction(prim_main))
     passes::splitContractionDimensions(dims, options);
   else

@@ -6,6 +6,7 @@
 // over the whole reduction per 64-row block of C (A packed to a 256 KiB panel).
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "stitch/tensorop.h"
@@ -18,6 +19,12 @@ void removeUnitDimensions(std::vector<Dimension>& dims);
 // Merges a dim smaller than min_size with a dim of the same type that sits
 // directly outside it in every tensor (stride = inner size * inner stride).
 void fuseDimensions(std::vector<Dimension>& dims, int64_t min_size);
+// Contractions: also merges m, n and k dims of any size while the merged
+// extent stays within the kernel cap of that type (fewer, larger calls).
+void fuseContractionDimensions(std::vector<Dimension>& dims,
+                               const OptimizerOptions& options);
+void fuseDimensionsIf(std::vector<Dimension>& dims,
+                      const std::function<bool(const Dimension&, const Dimension&)>& allow);
 
 // Splits dims larger than max_size into an outer loop and an inner part
 // <= max_size, preferring inner sizes that suit the kernel (multiples of
