@@ -4,6 +4,8 @@
 #include <xbyak/xbyak.h>
 #include <xbyak/xbyak_util.h>
 
+#include "stitch/aligned_buffer.h"
+
 namespace stitch::bench {
 namespace {
 
@@ -11,23 +13,55 @@ namespace {
 constexpr int kAccumulators = 24;
 constexpr int kUnroll = 4;
 
+bool haveAvx512() {
+  static const bool yes = Xbyak::util::Cpu().has(Xbyak::util::Cpu::tAVX512F);
+  return yes;
+}
+
+// With `withLoads`, each group of 24 FMAs also loads 4 vectors and
+// broadcasts 6 scalars from L1, exactly the operand traffic of one k step
+// of the BRGEMM's 64 x 6 register block (rsi = A, rdx = B).
 struct FmaLoop : Xbyak::CodeGenerator {
   int lanes;
-  FmaLoop() {
+  explicit FmaLoop(bool withLoads) {
     using namespace Xbyak;
-    util::Cpu cpu;
-    const bool avx512 = cpu.has(util::Cpu::tAVX512F);
+    const bool avx512 = haveAvx512();
     lanes = avx512 ? 16 : 8;
     const int accs = avx512 ? kAccumulators : 12;
+    // Zeroed registers: an accumulator left holding a denormal by earlier
+    // code would make every FMA take a microcode assist.
+    for (int r = 0; r < (avx512 ? 32 : 16); ++r) {
+      if (avx512)
+        vpxord(Zmm(r), Zmm(r), Zmm(r));
+      else
+        vxorps(Ymm(r), Ymm(r), Ymm(r));
+    }
     Label loop;
     L(loop);
-    for (int u = 0; u < kUnroll; ++u)
+    for (int u = 0; u < kUnroll; ++u) {
+      if (withLoads && avx512) {
+        for (int v = 0; v < 4; ++v) vmovups(Zmm(24 + v), ptr[rsi + u * 256 + v * 64]);
+        for (int j = 0; j < 6; ++j) {
+          vbroadcastss(Zmm(28 + (j & 1)), ptr[rdx + j * 256 + u * 4]);
+          for (int v = 0; v < 4; ++v) vfmadd231ps(Zmm(j * 4 + v), Zmm(24 + v), Zmm(28 + (j & 1)));
+        }
+        continue;
+      }
+      if (withLoads) {  // AVX2: 2 vectors x 6 columns
+        for (int v = 0; v < 2; ++v) vmovups(Ymm(12 + v), ptr[rsi + u * 64 + v * 32]);
+        for (int j = 0; j < 6; ++j) {
+          vbroadcastss(Ymm(14), ptr[rdx + j * 256 + u * 4]);
+          for (int v = 0; v < 2; ++v) vfmadd231ps(Ymm(j * 2 + v), Ymm(12 + v), Ymm(14));
+        }
+        continue;
+      }
       for (int j = 0; j < accs; ++j) {
         if (avx512)
           vfmadd231ps(Zmm(j), Zmm(30), Zmm(31));
         else
           vfmadd231ps(Ymm(j), Ymm(14), Ymm(15));
       }
+    }
     dec(rdi);
     jnz(loop, T_NEAR);
     vzeroupper();
@@ -37,18 +71,23 @@ struct FmaLoop : Xbyak::CodeGenerator {
   double flopsPerIteration = 0;
 };
 
-const FmaLoop& loop() {
-  static FmaLoop l;
-  return l;
+const FmaLoop& loop(bool withLoads) {
+  static FmaLoop plain(false), loads(true);
+  return withLoads ? loads : plain;
 }
 
 }  // namespace
 
-double runFmaLoop(int64_t iterations, int threads) {
-  auto fn = loop().getCode<void (*)(int64_t)>();
+double runFmaLoop(int64_t iterations, int threads, bool withLoads) {
+  const FmaLoop& l = loop(withLoads);
+  auto fn = l.getCode<void (*)(int64_t, const float*, const float*)>();
 #pragma omp parallel num_threads(threads)
-  fn(iterations);
-  return loop().flopsPerIteration * double(iterations) * threads;
+  {
+    // Small zeroed operands per thread: they stay in L1 and add no denormals.
+    AlignedFloats a(1024, 0.0f), b(2048, 0.0f);
+    fn(iterations, a.data(), b.data());
+  }
+  return l.flopsPerIteration * double(iterations) * threads;
 }
 
 }  // namespace stitch::bench

@@ -16,10 +16,10 @@ namespace {
 using tensorop::BrgemmDesc;
 using tensorop::BrgemmKernel;
 
-void fmaPeak(benchmark::State& state, int threads) {
+void fmaPeak(benchmark::State& state, int threads, bool withLoads) {
   const int64_t iters = 100000;
   double flop = 0;
-  for (auto _ : state) flop = runFmaLoop(iters, threads);
+  for (auto _ : state) flop = runFmaLoop(iters, threads, withLoads);
   setFlops(state, flop);
 }
 
@@ -102,11 +102,14 @@ void registerKernelBenchmarks(int repetitions, bool sweep) {
   // CPU time for one thread (robust to other load), wall time for two.
   for (int t : {1, 2}) {
     auto* b = benchmark::RegisterBenchmark(("peak/fma/-/t" + std::to_string(t)).c_str(),
-                                           fmaPeak, t)
+                                           fmaPeak, t, false)
                   ->Repetitions(repetitions)
                   ->Unit(benchmark::kMicrosecond);
     if (t == 2) b->UseRealTime();
   }
+  benchmark::RegisterBenchmark("peak/fma_with_kernel_loads/-/t1", fmaPeak, 1, true)
+      ->Repetitions(repetitions)
+      ->Unit(benchmark::kMicrosecond);
   const bool xsmm = haveXsmm() && xsmmAgreesWithOurs();
   if (haveXsmm() && !xsmm) std::fprintf(stderr, "bench: LIBXSMM disagrees with ours; skipped\n");
   const Shape inCache{64, 48, 64, 1};

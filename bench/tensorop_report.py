@@ -54,6 +54,7 @@ def main():
     print()
     rows.append(("peak/fma t1", f"{peak1:8.1f}", "100.0%", ""))
     rows.append(("peak/fma t2", f"{peak2:8.1f}", f"{100 * peak2 / peak1:5.1f}%", "(of 1-thread peak)"))
+    row("fma + one BRGEMM k step's loads t1", "peak/fma_with_kernel_loads/-/t1")
     for impl in ("stitch", "libxsmm", "onednn", "openblas"):
         row(f"brgemm 64x48x64 in cache: {impl}", f"brgemm/{impl}/64x48x64/br1/t1",
             [] if impl != "stitch" else [("libxsmm", "brgemm/libxsmm/64x48x64/br1/t1"),
