@@ -12,6 +12,25 @@ bool contains(const std::vector<std::string>& v, const std::string& s) {
   return std::find(v.begin(), v.end(), s) != v.end();
 }
 
+// Rough single-core speeds for the layout choice in contract(): the kernel's
+// rate on well-shaped tiles and a strided copy's bytes per second.
+constexpr double kKernelFlopsPerSecond = 140e9;
+constexpr double kCopyBytesPerSecond = 8e9;
+
+// The kernel's speed for an M extent relative to full tiles, from the
+// BRGEMM sweep: the fraction of lanes used, less with a masked tail vector,
+// and one vector per column (M <= 16) does half the FMAs per load.
+double kernelRate(int64_t m) {
+  const int64_t vectors = (m + 15) / 16;
+  double rate = double(m) / double(vectors * 16);
+  if (m % 16 != 0) rate *= 0.85;
+  if (vectors == 1) rate *= 0.7;
+  return rate;
+}
+
+// A permutation reads and writes each element once.
+double copySeconds(int64_t elements) { return 8.0 * double(elements) / kCopyBytesPerSecond; }
+
 // `dims` with `d` moved to the innermost position.
 std::vector<std::string> withInnermost(std::vector<std::string> dims,
                                        const std::string& d) {
@@ -154,6 +173,41 @@ void EinsumTreeImpl::contract(Tensor a, Tensor b, const std::vector<std::string>
     if (onlyIn(inner, b, a)) std::swap(a, b);
     if (onlyIn(inner, a, b)) mDim = inner;
   }
+  if (!mDim.empty()) {
+    // A short M leaves vector lanes idle in every FMA. A longer m dim as M
+    // costs a permutation of the result (and maybe of A); take it when the
+    // estimated time says so.
+    double work = 2;
+    for (const auto& d : outDims) work *= double(sizes.at(d));
+    for (const auto& d : a.dims)
+      if (contains(b.dims, d) && !contains(outDims, d)) work *= double(sizes.at(d));
+    auto cost = [&](const Tensor& operand, const std::string& m, bool permuteOut) {
+      double seconds = work / (kernelRate(sizes.at(m)) * kKernelFlopsPerSecond);
+      if (operand.dims.back() != m) seconds += copySeconds(elements(operand.dims));
+      if (permuteOut) seconds += copySeconds(elements(outDims));
+      return seconds;
+    };
+    double best = cost(a, mDim, false);
+    std::string pick;
+    bool pickFromB = false;
+    for (const auto& d : outDims) {
+      if (d == mDim) continue;
+      for (const Tensor* t : {&a, &b}) {
+        if (!onlyIn(d, *t, t == &a ? b : a)) continue;
+        const double c = cost(*t, d, true);
+        if (c < 0.9 * best) {
+          best = c;
+          pick = d;
+          pickFromB = t == &b;
+        }
+      }
+    }
+    if (!pick.empty()) {
+      if (pickFromB) std::swap(a, b);
+      mDim = pick;
+      layout = withInnermost(outDims, mDim);
+    }
+  }
   if (mDim.empty()) {
     // Compute into a layout with an M dim innermost, then permute.
     for (const auto* t : {&a, &b}) {
@@ -167,8 +221,18 @@ void EinsumTreeImpl::contract(Tensor a, Tensor b, const std::vector<std::string>
     }
     if (!mDim.empty()) layout = withInnermost(outDims, mDim);
   }
-  if (!mDim.empty() && a.dims.back() != mDim)
-    a = permute(a, withInnermost(a.dims, mDim), kNoTarget);
+  if (!mDim.empty() && a.dims.back() != mDim) {
+    // Loop dims outermost, then the reduction, then M: each kernel call's
+    // A panel (K x M, batch-reduce steps apart) is then one dense block.
+    std::vector<std::string> order;
+    for (int pass = 0; pass < 2; ++pass)
+      for (const auto& d : a.dims) {
+        const bool reduced = contains(b.dims, d) && !contains(outDims, d);
+        if (d != mDim && reduced == (pass == 1)) order.push_back(d);
+      }
+    order.push_back(mDim);
+    a = permute(a, order, kNoTarget);
+  }
   // B must walk K (or N, transposed) contiguously.
   const std::string bInner = b.dims.empty() ? std::string() : b.dims.back();
   const bool bInnerIsC =

@@ -99,6 +99,27 @@ TEST(Einsum, MoreThanTwoOperands) {
   checkEinsum("abc,cd,be->ade", s, gen);
 }
 
+TEST(Einsum, ShortContiguousOutputDimGivesWayToALongerM) {
+  // The output's contiguous dim d has 5 elements (5 of 16 lanes); a (64)
+  // makes full vectors at the price of permuting A and the result.
+  const std::map<std::string, int64_t> s{{"a", 64}, {"b", 8}, {"c", 8},
+                                         {"d", 5},  {"e", 64}, {"f", 8}};
+  EinsumTree tree("acfd,bcef->abed", s);
+  const auto plan = tree.plan();
+  ASSERT_EQ(plan.size(), 3u);
+  EXPECT_NE(plan[0].find("identity"), std::string::npos) << plan[0];
+  EXPECT_NE(plan[1].find("M=64 "), std::string::npos) << plan[1];
+  EXPECT_NE(plan[2].find("identity"), std::string::npos) << plan[2];
+  const uint32_t seed = freshSeed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937 gen(seed);
+  checkEinsum("acfd,bcef->abed", s, gen);
+  checkEinsum("acfd,bcef->abed", s, gen, 2);
+  // Small problems keep the direct layout: the copies would cost more.
+  EinsumTree small("acfd,bcef->abed", {{"a", 64}, {"b", 2}, {"c", 2}, {"d", 5}, {"e", 4}, {"f", 2}});
+  EXPECT_EQ(small.numOperations(), 1u);
+}
+
 TEST(Einsum, MatrixChainNeedsNoPermutation) {
   // Each intermediate keeps a contiguous dim of an operand innermost, so
   // both contractions read their operands in place.
