@@ -181,27 +181,36 @@ void EinsumTreeImpl::contract(Tensor a, Tensor b, const std::vector<std::string>
     for (const auto& d : outDims) work *= double(sizes.at(d));
     for (const auto& d : a.dims)
       if (contains(b.dims, d) && !contains(outDims, d)) work *= double(sizes.at(d));
-    auto cost = [&](const Tensor& operand, const std::string& m, bool permuteOut) {
+    // A must end in M; B must not end in a batch dim (see below).
+    auto cost = [&](const Tensor& aT, const Tensor& bT, const std::string& m,
+                    bool permuteOut) {
       double seconds = work / (kernelRate(sizes.at(m)) * kKernelFlopsPerSecond);
-      if (operand.dims.back() != m) seconds += copySeconds(elements(operand.dims));
+      if (aT.dims.back() != m) seconds += copySeconds(elements(aT.dims));
+      const std::string bInner = bT.dims.empty() ? std::string() : bT.dims.back();
+      if (!bInner.empty() && contains(aT.dims, bInner) && contains(outDims, bInner))
+        seconds += copySeconds(elements(bT.dims));
       if (permuteOut) seconds += copySeconds(elements(outDims));
       return seconds;
     };
-    double best = cost(a, mDim, false);
+    const double direct = cost(a, b, mDim, false);
+    double best = direct;
     std::string pick;
     bool pickFromB = false;
     for (const auto& d : outDims) {
       if (d == mDim) continue;
-      for (const Tensor* t : {&a, &b}) {
-        if (!onlyIn(d, *t, t == &a ? b : a)) continue;
-        const double c = cost(*t, d, true);
-        if (c < 0.9 * best) {
+      for (const bool fromB : {false, true}) {
+        const Tensor& t = fromB ? b : a;
+        const Tensor& other = fromB ? a : b;
+        if (!onlyIn(d, t, other)) continue;
+        const double c = cost(t, other, d, true);
+        if (c < best) {
           best = c;
           pick = d;
-          pickFromB = t == &b;
+          pickFromB = fromB;
         }
       }
     }
+    if (best >= 0.9 * direct) pick.clear();  // within the estimate's error
     if (!pick.empty()) {
       if (pickFromB) std::swap(a, b);
       mDim = pick;

@@ -120,6 +120,43 @@ TEST(Einsum, ShortContiguousOutputDimGivesWayToALongerM) {
   EXPECT_EQ(small.numOperations(), 1u);
 }
 
+TEST(Einsum, RandomContractionsWithAShortContiguousOutputDim) {
+  // The output's contiguous dim a is short and its operand ends in the
+  // longer m dim b: the direct layout would copy that operand (larger than
+  // the output, as it holds the reduction c), so b becomes M and the result
+  // is permuted. Exercises the permuted layouts (a random fourth dim as
+  // batch, m, n or k; random operand orders) against the naive loops.
+  const uint32_t seed = freshSeed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937 gen(seed);
+  std::uniform_int_distribution<int> role(0, 3);
+  std::uniform_int_distribution<int64_t> shortExt(2, 6), mExt(24, 40), kExt(96, 160),
+      otherExt(8, 24);
+  for (int trial = 0; trial < 12; ++trial) {
+    std::map<std::string, int64_t> sizes{
+        {"a", shortExt(gen)}, {"b", mExt(gen)}, {"c", kExt(gen)}, {"d", otherExt(gen)}};
+    std::string a = "c", b = "c", o = "b";
+    switch (role(gen)) {
+      case 0: a += 'd'; b += 'd'; o += 'd'; break;  // batch
+      case 1: a += 'd'; o += 'd'; break;            // m
+      case 2: b += 'd'; o += 'd'; break;            // n
+      default: a += 'd'; b += 'd'; break;           // k
+    }
+    std::shuffle(a.begin(), a.end(), gen);
+    std::shuffle(b.begin(), b.end(), gen);
+    std::shuffle(o.begin(), o.end(), gen);
+    a.insert(a.begin() + std::uniform_int_distribution<size_t>(0, a.size())(gen), 'a');
+    a += 'b';
+    o += 'a';
+    const std::string expr = a + "," + b + "->" + o;
+    SCOPED_TRACE(expr);
+    EinsumTree tree(expr, sizes, trial % 2 ? 2 : 1);
+    EXPECT_NE(tree.plan().back().find("identity"), std::string::npos)
+        << "expected the result to be computed with a longer M and permuted";
+    checkEinsum(expr, sizes, gen, trial % 2 ? 2 : 1);
+  }
+}
+
 TEST(Einsum, MatrixChainNeedsNoPermutation) {
   // Each intermediate keeps a contiguous dim of an operand innermost, so
   // both contractions read their operands in place.
