@@ -19,7 +19,7 @@ constexpr double kCopyBytesPerSecond = 8e9;
 
 // The kernel's speed for an M extent relative to full tiles, from the
 // BRGEMM sweep: the fraction of lanes used, less with a masked tail vector,
-// and one vector per column (M <= 16) does half the FMAs per load.
+// and less again with one vector per column (M <= 16: fewer FMAs per load).
 double kernelRate(int64_t m) {
   const int64_t vectors = (m + 15) / 16;
   double rate = double(m) / double(vectors * 16);

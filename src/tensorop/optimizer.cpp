@@ -300,13 +300,16 @@ ptype_t optimize(std::vector<Dimension>& dims, ptype_t prim_main,
   }
   if (options.min_kernel_size < 1 || options.max_kernel_size < options.min_kernel_size)
     throw Error("need 1 <= min_kernel_size <= max_kernel_size");
+  if (options.max_m_kernel < 1 || options.max_n_kernel < 1 || options.max_k_kernel < 1)
+    throw Error("max_m_kernel, max_n_kernel and max_k_kernel must be >= 1");
   passes::removeUnitDimensions(dims);
   passes::fuseDimensions(dims, options.min_kernel_size);
-  if (isContraction(prim_main)) passes::fuseContractionDimensions(dims, options);
-  if (isContraction(prim_main))
+  if (isContraction(prim_main)) {
+    passes::fuseContractionDimensions(dims, options);
     passes::splitContractionDimensions(dims, options);
-  else
+  } else {
     passes::splitDimensions(dims, options.min_kernel_size, options.max_kernel_size);
+  }
   const ptype_t main =
       passes::identifyPrimitives(dims, prim_main, options.max_a_panel_bytes);
   passes::reorderLoops(dims);

@@ -74,6 +74,36 @@ TEST(Optimizer, FallsBackToUnitMWithoutContiguousM) {
   EXPECT_EQ(dims.back().type, dim_t::m);
   EXPECT_EQ(dims.back().size, 1);
   EXPECT_THROW(optimize(dims, ptype_t::none, OptimizerOptions{}), Error);
+  OptimizerOptions noN;
+  noN.max_n_kernel = 0;
+  try {
+    optimize(dims, ptype_t::gemm, noN);
+    ADD_FAILURE() << "a zero kernel cap must be rejected";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("max_n_kernel"), std::string::npos) << e.what();
+  }
+}
+
+TEST(Optimizer, MergesAdjacentContractionDimsUpToTheCaps) {
+  // Column-major C[m, (n1, n0)] = A[m, k] B[k, (n1, n0)]: n1 sits directly
+  // outside n0 in B and C, so the kernel gets one N of 8 x 32.
+  std::vector<Dimension> dims{dim(dim_t::m, 64, 1, 0, 1), dim(dim_t::n, 32, 0, 128, 64),
+                              dim(dim_t::n, 8, 0, 32 * 128, 32 * 64),
+                              dim(dim_t::k, 128, 64, 1, 0)};
+  optimize(dims, ptype_t::gemm, OptimizerOptions{});
+  int64_t primN = 0;
+  for (const auto& d : dims)
+    if (d.type == dim_t::n && d.exec == exec_t::prim) primN = d.size;
+  EXPECT_EQ(primN, 256);
+  // With a cap of 64 the two stay apart.
+  std::vector<Dimension> capped{dim(dim_t::m, 64, 1, 0, 1), dim(dim_t::n, 32, 0, 128, 64),
+                                dim(dim_t::n, 8, 0, 32 * 128, 32 * 64),
+                                dim(dim_t::k, 128, 64, 1, 0)};
+  OptimizerOptions opt;
+  opt.max_n_kernel = 64;
+  optimize(capped, ptype_t::gemm, opt);
+  for (const auto& d : capped)
+    if (d.type == dim_t::n && d.exec == exec_t::prim) EXPECT_EQ(d.size, 32);
 }
 
 TEST(Optimizer, OptimizedGemmMatchesNaive) {
