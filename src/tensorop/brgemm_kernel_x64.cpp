@@ -33,6 +33,8 @@ class BrgemmGenerator : public JitGenerator {
   // Up to this K the k loop is written out: no counter and no loop exit per
   // column block (64x48x64 ran about 3% faster); 64 steps of the largest
   // block are ~2200 instructions, which still fit the decoded-uop cache.
+  // Only for one pass of row blocks: each pass has its own copy of the
+  // block code, and a long M would multiply it.
   static constexpr int64_t kFullUnrollMaxK = 64;
 
   const BrgemmDesc& d_;
@@ -44,6 +46,8 @@ class BrgemmGenerator : public JitGenerator {
     static const Reg64 regs[] = {rbp, r13, r14, r15};
     return regs[group];
   }
+  // Vectors along M in one row pass (64 rows on AVX-512, 16 on AVX2).
+  int maxVectors() const { return avx512() ? 4 : 2; }
   int accReg(int j, int v) const { return j * mv_ + v; }
   int aReg(int nb, int v) const { return nb * mv_ + v; }
   int bReg(int nb, int u) const {
@@ -102,7 +106,7 @@ class BrgemmGenerator : public JitGenerator {
     mov(ptr[rsp + kSaveC], rdx);
 
     const int w = width();
-    const int maxVecs = avx512() ? 4 : 2;
+    const int maxVecs = maxVectors();
     const int64_t totalVecs = (d_.m + w - 1) / w;
     for (int64_t v0 = 0; v0 < totalVecs; v0 += maxVecs) {
       mv_ = static_cast<int>(std::min<int64_t>(maxVecs, totalVecs - v0));
@@ -219,7 +223,7 @@ class BrgemmGenerator : public JitGenerator {
   void emitKLoop(int nb) {
     const int64_t full = d_.k / kUnrollK;
     const int rest = static_cast<int>(d_.k % kUnrollK);
-    if (full > 0 && d_.k <= kFullUnrollMaxK) {
+    if (full > 0 && d_.k <= kFullUnrollMaxK && d_.m <= maxVectors() * width()) {
       for (int64_t g = 0; g < full; ++g) {
         for (int u = 0; u < kUnrollK; ++u) emitKStep(nb, u);
         advanceK(nb, kUnrollK);

@@ -102,8 +102,11 @@ TEST(Optimizer, MergesAdjacentContractionDimsUpToTheCaps) {
   OptimizerOptions opt;
   opt.max_n_kernel = 64;
   optimize(capped, ptype_t::gemm, opt);
-  for (const auto& d : capped)
-    if (d.type == dim_t::n && d.exec == exec_t::prim) EXPECT_EQ(d.size, 32);
+  for (const auto& d : capped) {
+    if (d.type == dim_t::n && d.exec == exec_t::prim) {
+      EXPECT_EQ(d.size, 32);
+    }
+  }
 }
 
 TEST(Optimizer, OptimizedGemmMatchesNaive) {
