@@ -1,9 +1,12 @@
 #include "runtime/contraction_kernel.h"
 
 #include <algorithm>
+#include <initializer_list>
 #include <map>
 #include <optional>
 #include <string>
+
+#include "stitch/aligned_buffer.h"
 
 namespace stitch {
 
@@ -55,61 +58,104 @@ std::optional<Form> formOf(const Node& node) {
   return std::nullopt;
 }
 
-std::unique_ptr<tensorop::EinsumTree> treeFor(const Form& f, int64_t k, int threads) {
-  std::map<std::string, int64_t> sizes{{"m", f.m}, {"k", k}, {"n", f.n}};
-  if (f.batch == 1) return std::make_unique<tensorop::EinsumTree>("mk,kn->mn", sizes, threads);
-  sizes["b"] = f.batch;
-  return std::make_unique<tensorop::EinsumTree>("bmk,bkn->bmn", sizes, threads);
+// The row-major product C[rows, n] = A[rows, kc] (row stride k) B[kc, n]
+// in the backend's column-major terms: C's n is the kernel's M (contiguous
+// in B and C), C's rows are the kernel's N, the chunk is K.
+tensorop::TensorOperation tileOperation(const Form& f, int64_t rows, int64_t kc) {
+  using tensorop::dim_t;
+  std::vector<tensorop::Dimension> dims(3);
+  dims[0].type = dim_t::m, dims[0].size = f.n;
+  dims[0].stride_in0 = 1, dims[0].stride_out = 1;
+  dims[1].type = dim_t::n, dims[1].size = rows;
+  dims[1].stride_in1 = f.k, dims[1].stride_out = f.n;
+  dims[2].type = dim_t::k, dims[2].size = kc;
+  dims[2].stride_in0 = f.n, dims[2].stride_in1 = 1;
+  tensorop::OptimizerOptions options;
+  // One kernel call per tile and chunk: M = n whole keeps B's rows (lda = n)
+  // unpacked; the threads split the tiles, not the call.
+  options.max_m_kernel = f.n;
+  options.max_n_kernel = rows;
+  options.max_k_kernel = kc;
+  options.max_kernel_size = std::max<int64_t>({f.n, rows, kc, options.max_kernel_size});
+  tensorop::TensorOperation op;
+  tensorop::setupOptimized(op, tensorop::ptype_t::zero, tensorop::ptype_t::gemm,
+                           tensorop::ptype_t::none, dims, options);
+  return op;
+}
+
+// Rows per tile: tiles of at most kMaxTileRows, their count (times the
+// batch) a multiple of the threads where the rows allow, all but the last
+// of equal height.
+int64_t tileRowsFor(const Form& f, int threads) {
+  int64_t tiles = (f.m + ContractionKernel::kMaxTileRows - 1) / ContractionKernel::kMaxTileRows;
+  while ((f.batch * tiles) % threads != 0 && tiles < f.m) ++tiles;
+  return (f.m + tiles - 1) / tiles;
 }
 
 }  // namespace
 
-ContractionKernel::ContractionKernel(Form form, std::unique_ptr<tensorop::EinsumTree> full,
-                                     std::unique_ptr<tensorop::EinsumTree> tail)
-    : form_(form), full_(std::move(full)), tail_(std::move(tail)) {}
+ContractionKernel::ContractionKernel(Form form, int threads)
+    : form_(form), threads_(threads), tileRows_(tileRowsFor(form, threads)) {}
 
 std::unique_ptr<ContractionKernel> ContractionKernel::create(const Node& node, int threads) {
   std::optional<Form> f = formOf(node);
   if (!f || f->batch < 1 || f->m < 1 || f->n < 1 || f->k < 1) return nullptr;
-  threads = std::max(threads, 1);
+  std::unique_ptr<ContractionKernel> kernel(new ContractionKernel(*f, std::max(threads, 1)));
+  const int64_t rows = kernel->tileRows_;
   try {
-    std::unique_ptr<tensorop::EinsumTree> full, tail;
-    if (f->k >= kChunk) full = treeFor(*f, kChunk, threads);
-    if (f->k % kChunk) tail = treeFor(*f, f->k % kChunk, threads);
-    return std::unique_ptr<ContractionKernel>(new ContractionKernel(*f, std::move(full), std::move(tail)));
+    for (const int64_t r : {rows, f->m % rows})
+      for (const int64_t kc : {std::min(kChunk, f->k), f->k % kChunk})
+        if (r > 0 && kc > 0 && !kernel->products_.count({r, kc}))
+          kernel->products_.emplace(std::make_pair(r, kc), tileOperation(*f, r, kc));
   } catch (const tensorop::Error&) {
     return nullptr;  // the backend refuses these sizes: the interpreter's routine runs them
   }
+  return kernel;
+}
+
+const tensorop::TensorOperation& ContractionKernel::tileProduct(int64_t rows, int64_t kc) const {
+  return products_.at({rows, kc});
 }
 
 void ContractionKernel::run(const std::vector<const Tensor*>& operands, Tensor& out) const {
   const Form& f = form_;
   const float* a = static_cast<const float*>(operands[0]->rawData());
   const float* b = static_cast<const float*>(operands[1]->rawData());
-  std::vector<float> packA((size_t)(f.batch * f.m * kChunk)), packB((size_t)(f.batch * kChunk * f.n));
-  std::vector<float> partial((size_t)(f.batch * f.m * f.n));
-  std::vector<double> sum((size_t)(f.batch * f.m * f.n), 0.0);
-  for (int64_t k0 = 0; k0 < f.k; k0 += kChunk) {
-    const int64_t kc = std::min(kChunk, f.k - k0);
-    for (int64_t bt = 0; bt < f.batch; ++bt) {
-      const float* ab = a + bt * f.m * f.k;
-      float* pa = packA.data() + bt * f.m * kc;
-      for (int64_t i = 0; i < f.m; ++i) std::copy_n(ab + i * f.k + k0, kc, pa + i * kc);
-      float* pb = packB.data() + bt * kc * f.n;
-      if (f.transposedB) {
-        for (int64_t kk = 0; kk < kc; ++kk)
-          for (int64_t j = 0; j < f.n; ++j) pb[kk * f.n + j] = b[j * f.k + k0 + kk];
-      } else {
-        std::copy_n(b + bt * f.k * f.n + k0 * f.n, kc * f.n, pb);
-      }
-    }
-    (kc == kChunk ? full_ : tail_)->execute({packA.data(), packB.data()}, partial.data());
-    for (size_t i = 0; i < sum.size(); ++i) sum[i] += partial[i];
+  // B as row-major [k, n] per batch entry: the operand itself, or W
+  // transposed once per call.
+  AlignedFloats transposed;
+  if (f.transposedB) {
+    transposed.resize(size_t(f.k * f.n));
+    for (int64_t j = 0; j < f.n; ++j)
+      for (int64_t kk = 0; kk < f.k; ++kk) transposed[size_t(kk * f.n + j)] = b[j * f.k + kk];
+    b = transposed.data();
   }
   float* o = static_cast<float*>(out.rawData());
   const float* bias = f.bias ? static_cast<const float*>(operands[2]->rawData()) : nullptr;
-  // As the interpreter: the product rounded to f32, then the bias added in f32.
-  for (size_t i = 0; i < sum.size(); ++i) o[i] = bias ? bias[i % f.n] + (float)sum[i] : (float)sum[i];
+  const int64_t tiles = (f.m + tileRows_ - 1) / tileRows_;
+#pragma omp parallel num_threads(threads_)
+  {
+    AlignedFloats partial(size_t(tileRows_ * f.n));
+    std::vector<double> sum(partial.size());
+#pragma omp for schedule(static)
+    for (int64_t item = 0; item < f.batch * tiles; ++item) {
+      const int64_t bt = item / tiles, r0 = (item % tiles) * tileRows_;
+      const int64_t rows = std::min(tileRows_, f.m - r0);
+      const size_t count = size_t(rows * f.n);
+      const float* at = a + (bt * f.m + r0) * f.k;
+      const float* bb = f.transposedB ? b : b + bt * f.k * f.n;
+      std::fill_n(sum.begin(), count, 0.0);
+      for (int64_t k0 = 0; k0 < f.k; k0 += kChunk) {
+        const int64_t kc = std::min(kChunk, f.k - k0);
+        tileProduct(rows, kc).execute(bb + k0 * f.n, at + k0, partial.data());
+        for (size_t i = 0; i < count; ++i) sum[i] += partial[i];
+      }
+      // As the interpreter: the product rounded to f32, then the bias added in f32.
+      float* ot = o + (bt * f.m + r0) * f.n;
+      for (size_t i = 0; i < count; ++i)
+        ot[i] = bias ? bias[i % size_t(f.n)] + float(sum[i]) : float(sum[i]);
+    }
+  }
 }
 
 }  // namespace stitch

@@ -1,7 +1,7 @@
 // Predefined contraction kernels through the tensor-operation backend
-// (tensorop's einsum trees: JIT-generated BRGEMM kernels, OpenMP over
-// their shared loops), for the matmul family on f32 operands whose layout
-// maps onto one product without broadcasting:
+// (JIT-generated GEMM kernels driven by tensorop TensorOperations), for the
+// matmul family on f32 operands whose layout maps onto one product without
+// broadcasting:
 //
 //   mm(A[m,k], B[k,n]), matmul(A[..,m,k], B[k,n])   leading dims of A folded into m
 //   bmm(A[b,m,k], B[b,k,n]), matmul of two 3-d      batched
@@ -10,13 +10,17 @@
 // The reference interpreter accumulates f32 products in double; a plain f32
 // GEMM over a long k drifts from it by more than --check's tolerance (at
 // k = 1935 by ~3e-4 relative on an element where the terms cancel). So the
-// k loop runs in chunks of kChunk: each chunk is one f32 GEMM of the
-// packed operand slices (short enough that its rounding stays ~1e-7
-// relative), and the chunks' partial products are summed in double, then
-// rounded once, as the interpreter rounds. Other shapes and dtypes get no
+// k loop runs in chunks of kChunk: each chunk is one f32 GEMM (short enough
+// that its rounding stays ~1e-7 relative), and the chunks' partial products
+// are summed in double, then rounded once, as the interpreter rounds. The
+// work is split into tiles of rows of C, as many as the threads share
+// evenly; each thread runs whole tiles, so a tile's f32 partial and f64 sum
+// stay in its cache across the chunks. Other shapes and dtypes get no
 // kernel here; the runtime then runs the interpreter's routine.
 #pragma once
+#include <map>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "interp/tensor.h"
@@ -29,6 +33,8 @@ class ContractionKernel {
  public:
   // Products of this many k steps run as one f32 GEMM.
   static constexpr int64_t kChunk = 64;
+  // At most this many rows of C per tile (n = 1024: partial and sum 768 KiB).
+  static constexpr int64_t kMaxTileRows = 64;
 
   // nullptr when the backend cannot run this node (see above).
   static std::unique_ptr<ContractionKernel> create(const Node& node, int threads);
@@ -44,12 +50,15 @@ class ContractionKernel {
   };
 
  private:
-  ContractionKernel(Form form, std::unique_ptr<tensorop::EinsumTree> full,
-                    std::unique_ptr<tensorop::EinsumTree> tail);
+  ContractionKernel(Form form, int threads);
+  // C tile (rows x n, row-major) = A rows (stride k) x B chunk of kc rows.
+  const tensorop::TensorOperation& tileProduct(int64_t rows, int64_t kc) const;
 
   Form form_;
-  std::unique_ptr<tensorop::EinsumTree> full_;  // one chunk of kChunk k steps
-  std::unique_ptr<tensorop::EinsumTree> tail_;  // the last, shorter chunk (null when none)
+  int threads_ = 1;
+  int64_t tileRows_ = 1;
+  // Keyed by (rows, kc): full tiles and chunks, and the shorter last ones.
+  std::map<std::pair<int64_t, int64_t>, tensorop::TensorOperation> products_;
 };
 
 }  // namespace stitch

@@ -36,7 +36,9 @@ inline void useScratchCache() {
 
 inline std::mt19937_64& rng() {
   static std::mt19937_64 r([] {
-    uint64_t seed = std::random_device{}();
+    // STITCH_TEST_SEED replays a printed seed.
+    const char* given = std::getenv("STITCH_TEST_SEED");
+    uint64_t seed = given ? std::strtoull(given, nullptr, 10) : std::random_device{}();
     std::printf("runtime test seed %llu\n", (unsigned long long)seed);
     return seed;
   }());
