@@ -8,9 +8,25 @@
 
 #include "stitch/aligned_buffer.h"
 
+// Wide-vector clones of the chunk sum (the library is built for baseline
+// x86-64, where it ran two doubles per instruction), chosen by the dynamic
+// loader. Element-wise adds: every clone gives the same bits.
+#if defined(__x86_64__) && defined(__has_attribute)
+#if __has_attribute(target_clones)
+#define STITCH_WIDE_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+#endif
+#endif
+#ifndef STITCH_WIDE_CLONES
+#define STITCH_WIDE_CLONES
+#endif
+
 namespace stitch {
 
 namespace {
+
+STITCH_WIDE_CLONES void addToSum(double* sum, const float* partial, size_t count) {
+  for (size_t i = 0; i < count; ++i) sum[i] += partial[i];
+}
 
 using Dims = std::vector<int64_t>;
 using Form = ContractionKernel::Form;
@@ -148,7 +164,7 @@ void ContractionKernel::run(const std::vector<const Tensor*>& operands, Tensor& 
       for (int64_t k0 = 0; k0 < f.k; k0 += kChunk) {
         const int64_t kc = std::min(kChunk, f.k - k0);
         tileProduct(rows, kc).execute(bb + k0 * f.n, at + k0, partial.data());
-        for (size_t i = 0; i < count; ++i) sum[i] += partial[i];
+        addToSum(sum.data(), partial.data(), count);
       }
       // As the interpreter: the product rounded to f32, then the bias added in f32.
       float* ot = o + (bt * f.m + r0) * f.n;
