@@ -3,6 +3,8 @@
 // fresh random inputs, inside loops too.
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "compiled_program.h"
 
 namespace stitch {
@@ -16,23 +18,58 @@ int kernelsOfKind(const Compiled& c, KernelKind kind) {
   return n;
 }
 
+// The outputs of a run, tuples flattened.
+std::vector<Tensor> tensorsOf(const IValueList& outputs) {
+  std::vector<Tensor> ts;
+  for (const IValue& v : outputs) {
+    if (v.isTensor()) {
+      ts.push_back(v.toTensor());
+    } else {
+      for (const IValue& e : v.toList()) ts.push_back(e.toTensor());
+    }
+  }
+  return ts;
+}
+
 TEST(ContractionKernel, PredefinedAndGeneratedAgreeWithTheInterpreter) {
   useScratchCache();
   Compiled c = compileProgram(R"PY(
-def f(a: torch.Tensor, b: torch.Tensor, w: torch.Tensor, n: int) -> torch.Tensor:
+def f(a: torch.Tensor, b: torch.Tensor, w: torch.Tensor, n: int) -> Tuple[torch.Tensor, torch.Tensor]:
     h = torch.relu(a @ b)
     for i in range(n):
         h = torch.tanh(torch.nn.functional.linear(h, w)) + h
-    return h.t() @ h
+    return h, h.t() @ h
 )PY", "f", {"a=f32[70,90]", "b=f32[90,65]", "w=f32[65,65]", "n=3"});
   EXPECT_GE(kernelsOfKind(c, KernelKind::Contraction), 3);
   IValueList in{randomTensor({70, 90}, DType::f32), randomTensor({90, 65}, DType::f32),
                 randomTensor({65, 65}, DType::f32), IValue(int64_t(3))};
   RunStats stats;
-  IValueList got = c.exe->run(cloneInputs(in), &stats);
-  IValueList want = interpret(*c.result.parsed, cloneInputs(in));
-  expectSameOutputs(got, want, 1e-4);
+  std::vector<Tensor> got = tensorsOf(c.exe->run(cloneInputs(in), &stats));
+  std::vector<Tensor> want = tensorsOf(interpret(*c.result.parsed, cloneInputs(in)));
   EXPECT_GT(stats.kernelCalls, 0);
+  ASSERT_EQ(got.size(), 2u);
+  ASSERT_EQ(want.size(), 2u);
+  {
+    SCOPED_TRACE("h");
+    expectSameValues(IValue(got[0]), IValue(want[0]), 1e-4);
+  }
+  // h.t() @ h sums 70 products of h's entries (up to ~5). Where they cancel,
+  // the f32 rounding of the chunked products (and h's own, carried through)
+  // is a fraction of the terms' magnitude, not of the result's: allow 32
+  // f32 ulps of sum_k |h_ki| |h_kj| on top (at most ~8 seen in 100 runs).
+  const double ulp = std::ldexp(1.0, -23);
+  const Tensor& h = want[0];
+  const int64_t rows = h.sizes()[0], cols = h.sizes()[1];
+  ASSERT_EQ(got[1].sizes(), (Shape{cols, cols}));
+  for (int64_t i = 0; i < cols; ++i)
+    for (int64_t j = 0; j < cols; ++j) {
+      double terms = 0;
+      for (int64_t k = 0; k < rows; ++k)
+        terms += std::abs(h.getDouble(k * cols + i)) * std::abs(h.getDouble(k * cols + j));
+      const double x = got[1].getDouble(i * cols + j), y = want[1].getDouble(i * cols + j);
+      ASSERT_NEAR(x, y, 1e-4 * (1 + std::abs(y)) + 32 * ulp * terms)
+          << "h.t() @ h element (" << i << ", " << j << "), terms " << terms;
+    }
 }
 
 // Every matmul-family form the tensor-operation backend takes (and f64,
