@@ -1,16 +1,10 @@
 #include "interp/unary_math.h"
 
+#include "common/cpu_clones.h"
 #include "common/float_math.h"
 
-// An FMA clone and a baseline one, chosen by the dynamic loader (ifunc).
-#if defined(__x86_64__) && defined(__has_attribute)
-#if __has_attribute(target_clones)
-#define STITCH_FMA_CLONES __attribute__((target_clones("fma", "default")))
-#endif
-#endif
-#ifndef STITCH_FMA_CLONES
-#define STITCH_FMA_CLONES
-#endif
+// An FMA clone and a baseline one.
+#define STITCH_FMA_CLONES STITCH_CPU_CLONES("fma", "default")
 
 namespace stitch {
 

@@ -6,25 +6,17 @@
 #include <optional>
 #include <string>
 
+#include "common/cpu_clones.h"
 #include "stitch/aligned_buffer.h"
-
-// Wide-vector clones of the chunk sum (the library is built for baseline
-// x86-64, where it ran two doubles per instruction), chosen by the dynamic
-// loader. Element-wise adds: every clone gives the same bits.
-#if defined(__x86_64__) && defined(__has_attribute)
-#if __has_attribute(target_clones)
-#define STITCH_WIDE_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
-#endif
-#endif
-#ifndef STITCH_WIDE_CLONES
-#define STITCH_WIDE_CLONES
-#endif
 
 namespace stitch {
 
 namespace {
 
-STITCH_WIDE_CLONES void addToSum(double* sum, const float* partial, size_t count) {
+// Wide-vector clones of the chunk sum (baseline x86-64 ran two doubles per
+// instruction). Element-wise adds: every clone gives the same bits.
+STITCH_CPU_CLONES("avx512f", "avx2", "default")
+void addToSum(double* sum, const float* partial, size_t count) {
   for (size_t i = 0; i < count; ++i) sum[i] += partial[i];
 }
 
