@@ -27,10 +27,11 @@ struct FmaLoop : Xbyak::CodeGenerator {
     using namespace Xbyak;
     const bool avx512 = haveAvx512();
     lanes = avx512 ? 16 : 8;
-    const int accs = avx512 ? kAccumulators : 12;
+    const int accs = avx512 ? kAccumulators : 12, regs = avx512 ? 32 : 16;
+    auto reg = [&](int i) -> Xmm { return avx512 ? Xmm(Zmm(i)) : Xmm(Ymm(i)); };
     // Zeroed registers: an accumulator left holding a denormal by earlier
     // code would make every FMA take a microcode assist.
-    for (int r = 0; r < (avx512 ? 32 : 16); ++r) {
+    for (int r = 0; r < regs; ++r) {
       if (avx512)
         vpxord(Zmm(r), Zmm(r), Zmm(r));
       else
@@ -38,29 +39,21 @@ struct FmaLoop : Xbyak::CodeGenerator {
     }
     Label loop;
     L(loop);
+    // With loads: `vecs` vector loads of A (registers after the
+    // accumulators) and 6 broadcasts of B alternating between two registers.
+    const int vecs = accs / 6, vecBytes = lanes * 4;
     for (int u = 0; u < kUnroll; ++u) {
-      if (withLoads && avx512) {
-        for (int v = 0; v < 4; ++v) vmovups(Zmm(24 + v), ptr[rsi + u * 256 + v * 64]);
+      if (withLoads) {
+        for (int v = 0; v < vecs; ++v)
+          vmovups(reg(accs + v), ptr[rsi + (u * vecs + v) * vecBytes]);
         for (int j = 0; j < 6; ++j) {
-          vbroadcastss(Zmm(28 + (j & 1)), ptr[rdx + j * 256 + u * 4]);
-          for (int v = 0; v < 4; ++v) vfmadd231ps(Zmm(j * 4 + v), Zmm(24 + v), Zmm(28 + (j & 1)));
+          const Xmm b = reg(accs + vecs + (j & 1));
+          vbroadcastss(b, ptr[rdx + j * 256 + u * 4]);
+          for (int v = 0; v < vecs; ++v) vfmadd231ps(reg(j * vecs + v), reg(accs + v), b);
         }
         continue;
       }
-      if (withLoads) {  // AVX2: 2 vectors x 6 columns
-        for (int v = 0; v < 2; ++v) vmovups(Ymm(12 + v), ptr[rsi + u * 64 + v * 32]);
-        for (int j = 0; j < 6; ++j) {
-          vbroadcastss(Ymm(14), ptr[rdx + j * 256 + u * 4]);
-          for (int v = 0; v < 2; ++v) vfmadd231ps(Ymm(j * 2 + v), Ymm(12 + v), Ymm(14));
-        }
-        continue;
-      }
-      for (int j = 0; j < accs; ++j) {
-        if (avx512)
-          vfmadd231ps(Zmm(j), Zmm(30), Zmm(31));
-        else
-          vfmadd231ps(Ymm(j), Ymm(14), Ymm(15));
-      }
+      for (int j = 0; j < accs; ++j) vfmadd231ps(reg(j), reg(regs - 2), reg(regs - 1));
     }
     dec(rdi);
     jnz(loop, T_NEAR);

@@ -164,6 +164,12 @@ void EinsumTreeImpl::contract(Tensor a, Tensor b, const std::vector<std::string>
   auto onlyIn = [&](const std::string& d, const Tensor& t, const Tensor& other) {
     return contains(t.dims, d) && !contains(other.dims, d);
   };
+  // Two flops per term: every output element sums over the reduced dims.
+  double work = 2;
+  for (const auto& d : outDims) work *= double(sizes.at(d));
+  for (const auto& d : a.dims)
+    if (contains(b.dims, d) && !contains(outDims, d)) work *= double(sizes.at(d));
+  flops += work;
   // The kernel's M must be the output's contiguous dim and belong to one
   // operand only; that operand plays A.
   std::vector<std::string> layout = outDims;
@@ -177,10 +183,6 @@ void EinsumTreeImpl::contract(Tensor a, Tensor b, const std::vector<std::string>
     // A short M leaves vector lanes idle in every FMA. A longer m dim as M
     // costs a permutation of the result (and maybe of A); take it when the
     // estimated time says so.
-    double work = 2;
-    for (const auto& d : outDims) work *= double(sizes.at(d));
-    for (const auto& d : a.dims)
-      if (contains(b.dims, d) && !contains(outDims, d)) work *= double(sizes.at(d));
     // A must end in M; B must not end in a batch dim (see below).
     auto cost = [&](const Tensor& aT, const Tensor& bT, const std::string& m,
                     bool permuteOut) {
@@ -269,7 +271,6 @@ void EinsumTreeImpl::contract(Tensor a, Tensor b, const std::vector<std::string>
     return it == dims.end() ? 0 : s[it - dims.begin()];
   };
   std::vector<Dimension> loops;
-  double work = 2;
   for (const auto& d : all) {
     const bool inA = contains(a.dims, d), inB = contains(b.dims, d),
                inO = contains(layout, d);
@@ -280,9 +281,7 @@ void EinsumTreeImpl::contract(Tensor a, Tensor b, const std::vector<std::string>
     dim.stride_in1 = strideIn(b.dims, sB, d);
     dim.stride_out = strideIn(layout, sO, d);
     loops.push_back(dim);
-    work *= double(dim.size);
   }
-  flops += work;
   Step step;
   // The output buffer starts with garbage: the first k block overwrites it.
   setupOptimized(step.op, ptype_t::zero, ptype_t::gemm, ptype_t::none, loops,
