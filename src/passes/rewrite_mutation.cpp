@@ -214,7 +214,7 @@ class MutationRewriter {
     Value* dst = c->input(0);
     STITCH_ASSERT(!c->output()->hasUses(), c->kind() + " result still used; run remove-inplace first");
     Value* root = tree_.rootOf(dst);
-    Value* cur = assignedValue(c, dst, writtenSource(c));
+    Value* cur = writtenValue(c);
     for (Value* v = dst; const AliasInfo* info = tree_.info(v); v = info->parents.front())
       cur = passUpStep(c, v, *info, cur);
     emitUpdate(c, cur, root);
@@ -222,22 +222,32 @@ class MutationRewriter {
     c->destroy();
   }
 
-  // The value a write stores (before broadcasting to dst).
-  Value* writtenSource(Node* c) {
+  // What dst holds after the write c: a value no marker has named before
+  // and nothing else can see. zero_ and scalar fill_ make one of dst's
+  // type. copy_ and fill_ with a 0-dim tensor store their source broadcast
+  // and cast (immut.assign) -- a copy is never an alias of its source, or
+  // later writes into dst would reach src (and writes into src dst), and
+  // rename's version chains could close into a cycle (rename.h) -- unless
+  // only this write reads the source and it has dst's exact type (the
+  // `add(x, y)` of an `x.add_(y)`, the `src[..., 2]` of `dup[..., 0] =
+  // src[..., 2]`): then it can be the new version itself.
+  Value* writtenValue(Node* c) {
     Value* dst = c->input(0);
-    Value* none = g_.constant(Constant());
-    if (c->is("copy_")) return c->input(1);
-    if (c->is("zero_")) return emitBefore(g_, c, "zeros_like", {dst, none}, dst->type())->output();
-    if (c->input(1)->type()->isTensor()) return c->input(1);  // fill_ with a 0-dim tensor
-    return emitBefore(g_, c, "full_like", {dst, c->input(1), none}, dst->type())->output();
+    if (c->is("zero_")) return emitBefore(g_, c, "zeros_like", {dst, g_.constant(Constant())}, dst->type())->output();
+    if (c->is("fill_") && !c->input(1)->type()->isTensor())
+      return emitBefore(g_, c, "full_like", {dst, c->input(1), g_.constant(Constant())}, dst->type())->output();
+    Value* src = c->input(1);
+    if (ownedByWrite(src, dst)) return src;
+    return emitBefore(g_, c, "immut.assign", {dst, src}, dst->type())->output();
   }
 
-  // What dst holds after copy_(dst, src): src itself when it already has
-  // dst's exact static type, else src broadcast and cast (immut.assign).
-  Value* assignedValue(Node* at, Value* dst, Value* src) {
-    const TypePtr& want = dst->type();
-    if (*src->type() == *want && want->fullyKnown()) return src;
-    return emitBefore(g_, at, "immut.assign", {dst, src}, want)->output();
+  // Not a graph input or block parameter (their buffers are the caller's or
+  // the loop's), read by nothing else, of dst's exact static type, and no
+  // write reaches its buffer (else pass down would re-derive a view of it
+  // as a version of its own, the name a marker already gave dst).
+  bool ownedByWrite(Value* src, const Value* dst) {
+    if (src->isBlockParam() || src->uses().size() != 1 || touchedByWrites(src)) return false;
+    return *src->type() == *dst->type() && dst->type()->fullyKnown();
   }
 
   // The parent of `v` with v's region replaced by `written`.
