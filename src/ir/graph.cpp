@@ -298,7 +298,8 @@ Value* Graph::newValue(Node* producer, size_t offset, TypePtr type, std::string 
 // precise output types right away; ops with a shape rule keep the declared
 // types until shape inference runs (their rules may need more context).
 static void refineBuiltinOutputTypes(Node* n) {
-  if (n->schema().has(kControl) || n->is("prim.constant")) return;
+  // A node made without outputs gets them (and their types) from its maker.
+  if (n->schema().has(kControl) || n->is("prim.constant") || n->outputs().empty()) return;
   if (OpRegistry::get().typeRule(n->kind())) return;
   try {
     std::vector<TypePtr> types = inferOutputTypes(*n);
@@ -357,25 +358,25 @@ static void copyValueInfo(const Value* from, Value* to) {
   to->setDebugName(from->debugName());
 }
 
-void Graph::cloneBlockInto(const Block* from, Block* to, std::map<const Value*, Value*>& env) {
+Node* Graph::cloneNodeInto(const Node* old, Block* to, std::map<const Value*, Value*>& env) {
   Graph* g = to->graph();
-  for (Node* old : *from) {
-    Node* n = g->newNode(old->schema_);
-    for (Value* in : old->inputs()) n->addInput(mapped(env, in, g));
-    for (Value* out : old->outputs()) {
-      Value* v = n->addOutput(out->type(), out->debugName());
-      env[out] = v;
-    }
-    n->attrs_ = old->attrs_;
-    n->loc_ = old->loc_;
-    for (Block* oldSub : old->blocks()) {
-      Block* sub = n->addBlock();
-      for (Value* p : oldSub->params()) env[p] = sub->addParam(p->type(), p->debugName());
-      cloneBlockInto(oldSub, sub, env);
-      for (Value* r : oldSub->returns()) sub->addReturn(mapped(env, r, g));
-    }
-    to->append(n);
+  Node* n = g->newNode(old->schema_);
+  for (Value* in : old->inputs()) n->addInput(mapped(env, in, g));
+  for (Value* out : old->outputs()) env[out] = n->addOutput(out->type(), out->debugName());
+  n->attrs_ = old->attrs_;
+  n->loc_ = old->loc_;
+  for (Block* oldSub : old->blocks()) {
+    Block* sub = n->addBlock();
+    for (Value* p : oldSub->params()) env[p] = sub->addParam(p->type(), p->debugName());
+    cloneBlockInto(oldSub, sub, env);
+    for (Value* r : oldSub->returns()) sub->addReturn(mapped(env, r, g));
   }
+  to->append(n);
+  return n;
+}
+
+void Graph::cloneBlockInto(const Block* from, Block* to, std::map<const Value*, Value*>& env) {
+  for (const Node* old : *from) cloneNodeInto(old, to, env);
 }
 
 std::unique_ptr<Graph> Graph::clone() const {

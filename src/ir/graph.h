@@ -216,6 +216,9 @@ class Graph {
   std::unique_ptr<Graph> clone() const;
   // Copies `from`'s nodes into `to` before `to`'s end, mapping values via env.
   static void cloneBlockInto(const Block* from, Block* to, std::map<const Value*, Value*>& env);
+  // Copies one node (with its blocks, types, attributes and location) to the
+  // end of `to`, mapping inputs via env and recording its outputs there.
+  static Node* cloneNodeInto(const Node* old, Block* to, std::map<const Value*, Value*>& env);
 
  private:
   friend class Node;

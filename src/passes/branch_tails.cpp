@@ -45,22 +45,6 @@ Value* mapped(const std::map<const Value*, Value*>& env, Value* v) {
   return it == env.end() ? v : it->second;
 }
 
-void cloneNodeInto(Graph& g, const Node* old, Block* to, std::map<const Value*, Value*>& env) {
-  std::vector<Value*> ins;
-  for (Value* in : old->inputs()) ins.push_back(mapped(env, in));
-  Node* n = g.create(old->schema(), ins, 0);
-  for (const Value* out : old->outputs()) env[out] = n->addOutput(out->type(), out->debugName());
-  for (const auto& [name, value] : old->attrs()) n->setAttr(name, value);
-  n->setLoc(old->loc());
-  for (const Block* oldSub : old->blocks()) {
-    Block* sub = n->addBlock();
-    for (Value* p : oldSub->params()) env[p] = sub->addParam(p->type(), p->debugName());
-    Graph::cloneBlockInto(oldSub, sub, env);
-    for (Value* r : oldSub->returns()) sub->addReturn(mapped(env, r));
-  }
-  to->append(n);
-}
-
 class TailMover {
  public:
   explicit TailMover(Graph& g) : g_(g) {}
@@ -106,7 +90,7 @@ class TailMover {
     for (Block* b : branch->blocks()) {
       std::map<const Value*, Value*> env;
       for (size_t i = 0; i < oldOutputs; ++i) env[branch->output(i)] = b->ret(i);
-      for (const Node* t : tail) cloneNodeInto(g_, t, b, env);
+      for (const Node* t : tail) Graph::cloneNodeInto(t, b, env);
       std::vector<Value*> rets;
       for (Value* r : home->returns()) rets.push_back(mapped(env, r));
       finals.push_back(std::move(rets));
