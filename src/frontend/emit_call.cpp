@@ -181,6 +181,12 @@ Value* Emitter::emitTensorMethod(Value* self, const std::string& method, const E
                                               : "item.int";
     return op(name, {self}, loc);
   }
+  if (method == "copy_" && args.positional.size() == 1 && args.keywords.empty() &&
+      isNumber(args.positional[0]->type())) {
+    // PyTorch wraps a number given as copy_'s source in a 0-dim tensor,
+    // which fills self: the same as fill_ (cast to self's dtype).
+    return op("fill_", {self, args.positional[0]}, loc);
+  }
   if (!OpRegistry::get().has(method)) return noAttr();
   const OpSchema& first = *OpRegistry::get().overloads(method).front();
   if (first.args.empty() || first.args[0].type != ArgType::Tensor || first.args[0].isList)

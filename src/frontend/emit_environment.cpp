@@ -107,7 +107,12 @@ void Emitter::mergeBranches(Node* ifNode, Frame* thenFrame, Frame* elseFrame,
     }
     Value* a = findIn(thenFrame);
     Value* b = findIn(elseFrame);
-    if (a == b) continue;
+    if (a == b) {
+      // Both arms bind the name to one existing value (`t = x` in each):
+      // no branch output, but the name is bound after the if all the same.
+      if (lookupIn(frame_, name) != a) bindAfterIf(name, a, loc);
+      continue;
+    }
     TypePtr joined = joinTypes(a->type(), b->type());
     if (!joined) {
       if (anyReturned && name != "$return") continue;  // dead after the if
@@ -121,13 +126,16 @@ void Emitter::mergeBranches(Node* ifNode, Frame* thenFrame, Frame* elseFrame,
   for (const Output& o : outputs) {
     thenBlock->addReturn(o.thenValue);
     elseBlock->addReturn(o.elseValue);
-    Value* out = ifNode->addOutput(o.type, o.name[0] == '$' ? "" : o.name);
-    if (o.name[0] == '$')
-      setVarInFrame(frame_, o.name, out);
-    else
-      assignVar(o.name, out, loc);
+    bindAfterIf(o.name, ifNode->addOutput(o.type, o.name[0] == '$' ? "" : o.name), loc);
   }
   if (thenFrame->returned && elseFrame->returned) frame_->returned = true;
+}
+
+void Emitter::bindAfterIf(const std::string& name, Value* v, const SourceLoc& loc) {
+  if (name[0] == '$')
+    setVarInFrame(frame_, name, v);
+  else
+    assignVar(name, v, loc);
 }
 
 void Emitter::closeLoop(Frame* body, Value* maxTrip, Value* initCond, Value* condOut,

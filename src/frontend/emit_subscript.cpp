@@ -175,7 +175,7 @@ void Emitter::emitSubscriptAssign(const Expr& target, Value* v, const SourceLoc&
                     loc);
   Value* view = indexTensor(base, index, loc);
   if (v->type()->isTensor()) {
-    op("copy_", {view, v}, loc);
+    op("copy_", {view, op("prim.setitem_value", {v}, loc)}, loc);
     return;
   }
   TypeKind k = v->type()->kind();

@@ -76,6 +76,9 @@ class Emitter {
   void rebindMutatedList(const std::string& name, Value* newList, const SourceLoc& loc);
   // Closes two branch frames into the outputs of `ifNode`.
   void mergeBranches(Node* ifNode, Frame* thenFrame, Frame* elseFrame, const SourceLoc& loc);
+  // Binds a name to its value after an if (a branch output or the value
+  // both arms agree on).
+  void bindAfterIf(const std::string& name, Value* v, const SourceLoc& loc);
   // Closes a loop frame: carried values, inputs, returns, outputs.
   void closeLoop(Frame* body, Value* maxTrip, Value* initCond, Value* condOut,
                  const SourceLoc& loc);

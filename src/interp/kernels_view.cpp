@@ -5,6 +5,7 @@
 
 #include "interp/kernel_registry.h"
 #include "interp/view_ops.h"
+#include "ir/view_shape.h"
 #include "ir/shape_util.h"
 
 namespace stitch {
@@ -95,6 +96,11 @@ IValueList immutAssign(const Node&, const IValueList& args) {
   return {out};
 }
 
+Tensor setitemValue(const Tensor& t) {
+  size_t dropped = *setitemDroppedDims(t.sizes());
+  return views::view(t, Shape(t.sizes().begin() + (long)dropped, t.sizes().end()));
+}
+
 IValueList sizeKernel(const Node&, const IValueList& args) {
   const Tensor& self = args[0].toTensor();
   if (args.size() == 1) {
@@ -122,6 +128,12 @@ void registerPlainViews(KernelRegistry& r) {
   });
   r.add("t", [](const Node&, const IValueList& a) -> IValueList {
     return {views::t(a[0].toTensor())};
+  });
+  r.add("prim.setitem_value", [](const Node&, const IValueList& a) -> IValueList {
+    return {setitemValue(a[0].toTensor())};
+  });
+  r.add("immut.setitem_value", [](const Node&, const IValueList& a) -> IValueList {
+    return {setitemValue(a[0].toTensor()).clone()};
   });
   r.add("flatten", [](const Node&, const IValueList& a) -> IValueList {
     return {views::flatten(a[0].toTensor(), a[1].toInt(), a[2].toInt())};

@@ -23,6 +23,23 @@ TypePtr listElem(const Value* list) {
   return t && t->kind() == TypeKind::List ? t->elem() : Type::tensor();
 }
 
+// An element at a static index of a list whose elements' types are known
+// (a constructed list, the pieces of an odd chunk) has its own exact type.
+TypePtr listGet(const Node& n, const StaticValues& known) {
+  auto elems = known.listElementTypes(n.input(0));
+  auto index = known.intValue(n.input(1));
+  if (!elems || !index) return listElem(n.input(0));
+  int64_t size = (int64_t)elems->size();
+  int64_t i = *index < 0 ? *index + size : *index;
+  return i >= 0 && i < size ? (*elems)[i] : listElem(n.input(0));
+}
+
+Types listUnpack(const Node& n, const StaticValues& known) {
+  auto elems = known.listElementTypes(n.input(0));
+  if (elems && elems->size() == n.outputs().size()) return *elems;
+  return Types(n.outputs().size(), listElem(n.input(0)));
+}
+
 Types listConstruct(const Node& n) {
   if (n.inputs().empty()) {
     const TypePtr& cur = n.output()->type();
@@ -120,7 +137,7 @@ Types builtinOutputs(const Node& n, const StaticValues& known) {
     return {n.hasAttr("value") ? n.attr("value").type() : n.output()->type()};
   if (k == "prim.uninitialized") return {n.output()->type()};  // typed by its creator
   if (k == "prim.list_construct") return listConstruct(n);
-  if (k == "prim.list_unpack") return Types(n.outputs().size(), listElem(n.input(0)));
+  if (k == "prim.list_unpack") return listUnpack(n, known);
   if (k == "prim.tuple_construct") {
     Types elems;
     for (const Value* in : n.inputs()) elems.push_back(in->type());
@@ -129,7 +146,7 @@ Types builtinOutputs(const Node& n, const StaticValues& known) {
   if (k == "prim.tuple_unpack") return tupleUnpack(n);
   if (k == "prim.tuple_index") return tupleIndex(n, known);
   if (k == "prim.loop" || k == "prim.if") return controlOutputs(n);
-  if (k == "list.get") return {listElem(n.input(0))};
+  if (k == "list.get") return {listGet(n, known)};
   if (k == "list.set") return listResult(n, n.input(2), known);
   if (k == "list.append") return listResult(n, n.input(1), known);
   if (k == "list.slice") return listResult(n, nullptr, known);

@@ -144,6 +144,9 @@ void addShapeAndViews(OpRegistry& r) {
   r.add("split(Tensor self, int[] split_size, int dim=0) -> Tensor[]", V);
   r.add("unbind(Tensor self, int dim=0) -> Tensor[]", V);
   r.add("movedim(Tensor self, int source, int destination) -> Tensor", V);
+  // The value stored by `x[i] = v`: v without its leading size-1 dims
+  // (PyTorch eager's setitem), so [1, 4] goes into a row of 4.
+  r.add("prim.setitem_value(Tensor self) -> Tensor", V);
   r.add("size(Tensor self) -> int[]", P);
   r.add("size(Tensor self, int dim) -> int", P);
   r.add("dim(Tensor self) -> int", P);
@@ -205,6 +208,8 @@ void addFunctional(OpRegistry& r) {
   r.add("immut.expand(Tensor self, int[] size) -> Tensor", P);
   r.add("immut.expand_rev(Tensor self, Tensor src, int[] size) -> Tensor", P);
   r.add("immut.assign(Tensor self, Tensor src) -> Tensor", P);
+  // prim.setitem_value's Access twin, for values whose shape is not static.
+  r.add("immut.setitem_value(Tensor self) -> Tensor", P);
   r.add("tssa.update(Tensor new, Tensor old) -> ()", 0);
 }
 

@@ -2,6 +2,7 @@
 // producers say about a value.
 #include "ir/graph.h"
 #include "ir/op_registry.h"
+#include "ir/type_rules/type_rules.h"
 
 namespace stitch {
 
@@ -59,6 +60,7 @@ std::optional<std::vector<TypePtr>> StaticValues::listElementTypes(const Value* 
     for (const Value* in : producer->inputs()) types.push_back(in->type());
     return types;
   }
+  if (producer->is("chunk") || producer->is("split") || producer->is("unbind")) return viewPieceTypes(*producer, *this);
   if (producer->is("list.append")) {
     auto types = listElementTypes(producer->input(0));
     if (types) types->push_back(producer->input(1)->type());

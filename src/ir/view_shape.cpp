@@ -211,6 +211,13 @@ std::vector<int64_t> splitLengths(int64_t dimSize, int64_t splitSize) {
   return out;
 }
 
+std::optional<size_t> setitemDroppedDims(const std::vector<int64_t>& shape) {
+  size_t dropped = 0;
+  while (dropped < shape.size() && shape[dropped] == 1) ++dropped;
+  if (dropped < shape.size() && shape[dropped] < 0) return std::nullopt;
+  return dropped;
+}
+
 void checkChunks(int64_t chunks) {
   if (chunks <= 0) {
     throw UserError(errorMessage("chunk expects `chunks` to be greater than 0, got: ", chunks));

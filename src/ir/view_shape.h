@@ -46,6 +46,12 @@ int64_t checkNarrow(int64_t start, int64_t length, int64_t size);
 
 // Piece lengths along a dim of known size.
 std::vector<int64_t> splitLengths(int64_t dimSize, int64_t splitSize);
+
+// How many leading size-1 dims `x[i] = v` drops from v's shape (PyTorch
+// eager's setitem); nullopt when an unknown dim comes before the first
+// dim that is not 1.
+std::optional<size_t> setitemDroppedDims(const std::vector<int64_t>& shape);
+
 std::vector<int64_t> chunkLengths(int64_t dimSize, int64_t chunks);
 void checkChunks(int64_t chunks);
 void checkSplitSize(int64_t splitSize);

@@ -15,6 +15,7 @@
 #include "passes/rename.h"
 #include "passes/rewrite_mutation.h"
 #include "passes/same_dtype_conversion.h"
+#include "passes/setitem_values.h"
 #include "passes/shape_inference.h"
 #include "passes/view_carries.h"
 
@@ -57,6 +58,7 @@ FunctionalizeResult functionalize(Graph& graph, const SubPassRunner& runSubPass)
     else step();
   };
   FunctionalizeResult result;
+  run("setitem-values", lowerSetitemValues);
   run("same-dtype-conversion", removeSameDtypeConversions);
   run("constant-folding", foldConstants);
   run("remove-inplace", removeInplace);

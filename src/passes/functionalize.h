@@ -3,6 +3,8 @@
 // one: only immut.* Access/Assign ops and pure ops remain, every write makes
 // a new value. Runs, in order:
 //
+//   setitem-values     x[i] = v: v's leading size-1 dims dropped by squeeze
+//                      views (setitem_values.h)
 //   same-dtype-conversion  to(x, dtype) where x has that dtype -> x (an alias
 //                      in PyTorch; same_dtype_conversion.h)
 //   constant-folding   static sizes/lists -> constants (split sizes, view

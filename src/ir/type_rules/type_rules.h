@@ -13,4 +13,9 @@ void registerCopyTypeRules(OpRegistry& r);          // clone, cat, stack, gather
 void registerReductionTypeRules(OpRegistry& r);
 void registerContractionTypeRules(OpRegistry& r);
 
+// Each piece's type of a chunk / split / unbind node whose piece count and
+// lengths are static (pieces of an odd split differ in length, which the
+// list's one element type cannot say); null otherwise.
+std::optional<std::vector<TypePtr>> viewPieceTypes(const Node& n, const StaticValues& k);
+
 }  // namespace stitch

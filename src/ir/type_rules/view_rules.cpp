@@ -141,6 +141,14 @@ TypePtr flattenRule(const Node& n, const StaticValues& k, size_t first) {
   return withShape(self, flattenShape(*self.shape, range));
 }
 
+TypePtr setitemValueRule(const Node& n, const StaticValues&, size_t) {
+  TensorInfo self = tensorInfo(n.input(0));
+  if (!self.shape) return withShape(self, std::nullopt);
+  std::optional<size_t> dropped = setitemDroppedDims(*self.shape);
+  if (!dropped) return withShape(self, std::nullopt);
+  return withShape(self, Dims(self.shape->begin() + (long)*dropped, self.shape->end()));
+}
+
 TypePtr sameTypeRule(const Node& n, const StaticValues& k, size_t first) {
   return tensorType(tensorInfo(n.input(0)));
 }
@@ -208,62 +216,79 @@ TypePtr movedimRule(const Node& n, const StaticValues& k, size_t first) {
   return withShape(self, out);
 }
 
-// The pieces of chunk / split as one list type: dims that differ between
-// pieces are unknown.
-TypePtr pieceListType(const TensorInfo& self, int64_t dim,
-                      const std::optional<std::vector<int64_t>>& lengths) {
-  Dims piece = *self.shape;
-  if (!lengths || lengths->empty()) {
-    piece[dim] = -1;
-    return Type::list(withShape(self, piece));
-  }
-  piece[dim] = (*lengths)[0];
-  for (int64_t len : *lengths)
-    if (len != piece[dim]) piece[dim] = -1;
-  return Type::list(withShape(self, piece));
-}
+// What a chunk / split / unbind node's pieces are known to be: the tensor
+// cut, the dim (normalized) and each piece's length along it (unknown
+// when the dim's size or the sizes asked for are). Null with self's shape
+// or the dim unknown, after the checks that need neither.
+struct Pieces {
+  TensorInfo self;
+  int64_t dim = 0;
+  std::optional<std::vector<int64_t>> lengths;
+};
 
-TypePtr chunkRule(const Node& n, const StaticValues& k, size_t first) {
+std::optional<Pieces> chunkPieces(const Node& n, const StaticValues& k, size_t first) {
   TensorInfo self = tensorInfo(n.input(0));
   auto chunks = k.intValue(n.input(first)), dim = k.intValue(n.input(first + 1));
-  auto check = [&] {
-    if (chunks) checkChunks(*chunks);
-  };
-  if (!self.shape) {
-    check();
-    return Type::list(withShape(self, std::nullopt));
-  }
-  checkAtLeastOneDim(self.rank(), "chunk");
-  if (!dim) {
-    check();
-    return Type::list(withShape(self, unknownShape(self.rank())));
-  }
-  int64_t d = normalizeDim(*dim, self.rank());
-  check();
-  std::optional<std::vector<int64_t>> lengths;
-  if (chunks && (*self.shape)[d] >= 0) lengths = chunkLengths((*self.shape)[d], *chunks);
-  return pieceListType(self, d, lengths);
+  // The checks in PyTorch's order: rank, dim, then chunks.
+  std::optional<int64_t> d;
+  if (self.shape) checkAtLeastOneDim(self.rank(), "chunk");
+  if (self.shape && dim) d = normalizeDim(*dim, self.rank());
+  if (chunks) checkChunks(*chunks);
+  if (!d) return std::nullopt;
+  Pieces p{self, *d, std::nullopt};
+  int64_t size = (*self.shape)[p.dim];
+  if (chunks && size >= 0) p.lengths = chunkLengths(size, *chunks);
+  return p;
 }
 
-TypePtr splitRule(const Node& n, const StaticValues& k, size_t first) {
+std::optional<Pieces> splitPieces(const Node& n, const StaticValues& k, size_t first) {
   TensorInfo self = tensorInfo(n.input(0));
   const Value* sizeArg = n.input(first);
   bool withSizes = n.schema().args.at(first).isList;
   auto dim = k.intValue(n.input(first + 1));
-  if (!self.shape) return Type::list(withShape(self, std::nullopt));
+  if (!self.shape) return std::nullopt;
   checkAtLeastOneDim(self.rank(), "split");
-  if (!dim) return Type::list(withShape(self, unknownShape(self.rank())));
-  int64_t d = normalizeDim(*dim, self.rank());
-  int64_t dimSize = (*self.shape)[d];
-  std::optional<std::vector<int64_t>> lengths;
+  if (!dim) return std::nullopt;
+  Pieces p{self, normalizeDim(*dim, self.rank()), std::nullopt};
+  int64_t dimSize = (*self.shape)[p.dim];
   if (withSizes) {
-    lengths = knownIntList(k, sizeArg);
-    if (lengths) checkSplitWithSizes(*lengths, dimSize, d);
+    p.lengths = knownIntList(k, sizeArg);
+    if (p.lengths) checkSplitWithSizes(*p.lengths, dimSize, p.dim);
   } else if (auto splitSize = k.intValue(sizeArg)) {
     checkSplitSize(*splitSize);
-    if (dimSize >= 0) lengths = splitLengths(dimSize, *splitSize);
+    if (dimSize >= 0) p.lengths = splitLengths(dimSize, *splitSize);
   }
-  return pieceListType(self, d, lengths);
+  return p;
+}
+
+// The pieces of chunk / split as one list type: dims that differ between
+// pieces are unknown.
+TypePtr pieceListType(const Pieces& p) {
+  Dims piece = *p.self.shape;
+  if (!p.lengths || p.lengths->empty()) {
+    piece[p.dim] = -1;
+    return Type::list(withShape(p.self, piece));
+  }
+  piece[p.dim] = (*p.lengths)[0];
+  for (int64_t len : *p.lengths)
+    if (len != piece[p.dim]) piece[p.dim] = -1;
+  return Type::list(withShape(p.self, piece));
+}
+
+// The list type of chunk / split when the pieces are not known.
+TypePtr unknownPieces(const TensorInfo& self) {
+  if (!self.shape) return Type::list(withShape(self, std::nullopt));
+  return Type::list(withShape(self, unknownShape(self.rank())));
+}
+
+TypePtr chunkRule(const Node& n, const StaticValues& k, size_t first) {
+  std::optional<Pieces> p = chunkPieces(n, k, first);
+  return p ? pieceListType(*p) : unknownPieces(tensorInfo(n.input(0)));
+}
+
+TypePtr splitRule(const Node& n, const StaticValues& k, size_t first) {
+  std::optional<Pieces> p = splitPieces(n, k, first);
+  return p ? pieceListType(*p) : unknownPieces(tensorInfo(n.input(0)));
 }
 
 TypePtr unbindRule(const Node& n, const StaticValues& k, size_t first) {
@@ -322,6 +347,7 @@ const NamedViewRule kOtherViews[] = {
     {"t", tRule},                   {"expand_as", expandAsRule}, {"flatten", flattenRule},
     {"contiguous", sameTypeRule},   {"narrow", narrowRule},    {"movedim", movedimRule},
     {"chunk", chunkRule},           {"split", splitRule},      {"unbind", unbindRule},
+    {"prim.setitem_value", setitemValueRule}, {"immut.setitem_value", setitemValueRule},
 };
 
 std::vector<TypePtr> sizeRule(const Node& n, const StaticValues& k) {
@@ -338,6 +364,28 @@ std::vector<TypePtr> sizeRule(const Node& n, const StaticValues& k) {
 std::vector<TypePtr> intRule(const Node&, const StaticValues&) { return {Type::intT()}; }
 
 }  // namespace
+
+std::optional<std::vector<TypePtr>> viewPieceTypes(const Node& n, const StaticValues& k) {
+  std::optional<Pieces> p;
+  if (n.is("chunk")) p = chunkPieces(n, k, 1);
+  if (n.is("split")) p = splitPieces(n, k, 1);
+  if (n.is("unbind")) {
+    TensorInfo self = tensorInfo(n.input(0));
+    auto dim = k.intValue(n.input(1));
+    if (!self.shape || self.rank() == 0 || !dim) return std::nullopt;
+    int64_t count = (*self.shape)[normalizeDim(*dim, self.rank())];
+    if (count < 0) return std::nullopt;
+    return std::vector<TypePtr>((size_t)count, unbindRule(n, k, 1)->elem());
+  }
+  if (!p || !p->lengths) return std::nullopt;
+  std::vector<TypePtr> types;
+  for (int64_t len : *p->lengths) {
+    Dims piece = *p->self.shape;
+    piece[p->dim] = len;
+    types.push_back(withShape(p->self, piece));
+  }
+  return types;
+}
 
 void registerViewTypeRules(OpRegistry& r) {
   for (const NamedViewRule& v : kFunctionalViews) {
