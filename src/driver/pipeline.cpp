@@ -4,6 +4,7 @@
 
 #include "codegen/c_renderer.h"
 #include "ir/printer.h"
+#include "ir/verifier.h"
 #include "passes/canonicalize.h"
 #include "passes/constant_folding.h"
 #include "passes/cse.h"
@@ -163,6 +164,7 @@ PipelineResult runPipeline(const SourceModule& module, const std::string& fn,
   if (options.keepSpecializationInput) result.emitted = result.graph->clone();
   runPass("shape-inference", *result.graph, logger,
           [&](Graph& g) { inferShapes(g, inputTypes); });
+  verifyGraph(*result.graph);
   if (options.keepParsed) result.parsed = result.graph->clone();
   result.opCounts[Stage::Parsed] = countOps(*result.graph);
   if (options.last == Stage::Parsed) return result;
@@ -180,10 +182,18 @@ PipelineResult runPipeline(const SourceModule& module, const std::string& fn,
     result.writeBack = FunctionalizeResult{result.graph->outputs().size(), {}};
     result.functionalFallback = refusal.formatted();
   }
+  verifyGraph(*result.graph);
   result.opCounts[Stage::Functional] = countOps(*result.graph);
   if (options.last == Stage::Functional) return result;
 
-  if (result.functionalFallback.empty()) simplifiedStage(*result.graph, options, logger);
+  // The imperative graph gets only dead-code elimination: values nobody
+  // reads must not become kernel outputs (or kernels) there either, while
+  // folding and CSE would have to respect its aliasing.
+  if (result.functionalFallback.empty())
+    simplifiedStage(*result.graph, options, logger);
+  else
+    runPass("dce", *result.graph, logger, eliminateDeadCode);
+  verifyGraph(*result.graph);
   result.opCounts[Stage::Simplified] = countOps(*result.graph);
   if (options.last == Stage::Simplified) return result;
 

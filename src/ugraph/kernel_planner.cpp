@@ -4,6 +4,9 @@
 #include <unordered_map>
 
 #include "common/error.h"
+#include "fusion/block_deps.h"
+#include "fusion/fusion_groups.h"
+#include "fusion/fusion_plan_verifier.h"
 #include "fusion/fusion_rules.h"
 #include "ir/op_registry.h"
 #include "ugraph/block_graph_builder.h"
@@ -88,11 +91,12 @@ class Planner {
       std::sort(g.begin(), g.end(), [&](const Node* a, const Node* b) { return position.at(a) < position.at(b); });
     // Kernels in program order: a group is emitted at its last node, loop
     // and branch bodies where their node stands.
+    BlockDeps deps = analyzeBlockDeps(block, lowerable);
     for (const Node* n : nodes) {
       for (const Block* sub : n->blocks()) planBlock(sub);
       auto it = groupOf.find(n);
       if (it != groupOf.end() && groups[it->second].back() == n)
-        emitKernel(groups[it->second], fused.empty() ? nullptr : fused[it->second]);
+        emitKernel(groups[it->second], fused.empty() ? nullptr : fused[it->second], deps);
     }
   }
 
@@ -115,84 +119,37 @@ class Planner {
     return it->second;
   }
 
-  // A Tensor[] built in `block` for members only: the kernel absorbs it
-  // (see planBlock), so its element uses are inside the group.
-  static bool absorbedList(const Node* n, const Block* block, const std::unordered_set<const Node*>& members) {
-    if (!n->is("prim.list_construct") || n->owningBlock() != block) return false;
-    const auto& uses = n->output()->uses();
-    return uses.size() == 1 && members.count(uses.front().user);
-  }
-
-  // The fusion plan's groups of this block, checked against the invariants
-  // fusion guarantees (fusion_plan.h): one block, kernel ops only, roots of
-  // one shape covering every use outside the group, and no use by a
-  // non-member before the kernel's position.
+  // The fusion plan's groups of this block (verifyFusionPlan has checked
+  // them against the graph).
   void groupsFromPlan(const Block* block, std::unordered_map<const Node*, int>& groupOf,
                       std::vector<std::vector<const Node*>>& groups, std::vector<const FusedGroup*>& fused) {
     const FusionPlan& plan = *options_.fusion;
-    std::unordered_map<const Node*, size_t> position;
-    size_t pos = 0;
-    for (const Node* n : *block) position[n] = pos++;
     std::unordered_map<int, int> local;  // plan group -> index in groups
     for (const Node* n : *block) {
       auto it = plan.groupOf.find(n);
       if (it == plan.groupOf.end()) continue;
-      auto [at, fresh] = local.emplace(it->second, (int)groups.size());
-      if (fresh) {
+      auto [at, isNew] = local.emplace(it->second, (int)groups.size());
+      if (isNew) {
         groups.push_back(plan.groups.at(it->second).nodes);
         fused.push_back(&plan.groups.at(it->second));
       }
       groupOf[n] = at->second;
     }
-    for (size_t gi = 0; gi < groups.size(); ++gi) {
-      const FusedGroup& g = *fused[gi];
-      STITCH_ASSERT(!g.nodes.empty(), "fused group without nodes");
-      std::unordered_set<const Node*> members(g.nodes.begin(), g.nodes.end());
-      const size_t last = position.count(g.nodes.back()) ? position.at(g.nodes.back()) : 0;
-      for (size_t i = 0; i < g.nodes.size(); ++i) {
-        const Node* n = g.nodes[i];
-        STITCH_ASSERT(n->owningBlock() == block, "fused group spans blocks at ", n->kind());
-        STITCH_ASSERT(lowerable(n), "fused group member ", n->kind(), " cannot run in a kernel");
-        STITCH_ASSERT(i == 0 || position.at(g.nodes[i - 1]) < position.at(n), "fused group not in program order");
-        bool outside = std::find(block->returns().begin(), block->returns().end(), n->output()) != block->returns().end();
-        for (const Use& u : n->output()->uses()) {
-          if (members.count(u.user) || absorbedList(u.user, block, members)) continue;
-          outside = true;
-          const Node* user = u.user;  // the use's node in this block
-          while (user && user->owningBlock() != block) user = user->owningBlock()->owningNode();
-          if (user && !position.count(user)) continue;  // the block's return
-          STITCH_ASSERT(user && position.at(user) > last, "fused group member ", n->kind(),
-                        " is used before the group's kernel runs");
-        }
-        bool isRoot = std::find(g.roots.begin(), g.roots.end(), n->output()) != g.roots.end();
-        STITCH_ASSERT(outside == isRoot, "fused group roots do not match the uses of ", n->kind());
-      }
-      for (const Value* r : g.roots)
-        STITCH_ASSERT(*r->type()->shape() == *g.roots.back()->type()->shape(), "fused group roots of different shapes");
-    }
   }
 
-  void emitKernel(const std::vector<const Node*>& group, const FusedGroup* fusedGroup) {
+  void emitKernel(const std::vector<const Node*>& group, const FusedGroup* fusedGroup, const BlockDeps& deps) {
     Kernel k;
     k.name = "k" + std::to_string(out_.kernels.size());
     k.kind = KernelKind::GraphDefined;
     k.nodes = group;
     if (group.size() == 1 && isLargeContraction(group[0])) return emitContraction(std::move(k));
-    std::unordered_set<const Node*> members(group.begin(), group.end());
     if (fusedGroup) {
       k.outputs = fusedGroup->roots;
-      if (k.outputs.empty()) k.outputs.push_back(fusedGroup->nodes.back()->output());
       buildBlockGraph(k, fusedGroup);
       return addKernel(std::move(k));
     }
-    for (const Node* n : group) {
-      if (n->is("prim.list_construct")) continue;  // consumed inside the kernel
-      const Value* v = n->output();
-      bool usedOutside = std::any_of(v->uses().begin(), v->uses().end(),
-                                     [&](const Use& u) { return !members.count(u.user); });
-      if (usedOutside) k.outputs.push_back(v);
-    }
-    if (k.outputs.empty()) k.outputs.push_back(group.back()->output());
+    std::unordered_set<const Node*> members(group.begin(), group.end());
+    k.outputs = groupRoots(group, members, deps);
     buildBlockGraph(k);
     addKernel(std::move(k));
   }
@@ -222,6 +179,7 @@ class Planner {
 }  // namespace
 
 KernelGraph planKernels(const Graph& graph, const PlanOptions& options) {
+  if (options.fusion) verifyFusionPlan(graph, *options.fusion, canRunInKernel);
   KernelGraph out;
   Planner(options, out).planBlock(graph.top());
   return out;

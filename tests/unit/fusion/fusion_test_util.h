@@ -15,6 +15,7 @@
 
 #include "../passes/functionalize_test_util.h"
 #include "fusion/fusion.h"
+#include "fusion/fusion_plan_verifier.h"
 #include "passes/canonicalize.h"
 #include "passes/constant_folding.h"
 #include "passes/cse.h"
@@ -175,6 +176,7 @@ inline Fused fuse(const Program& p, const FusionOptions& options = testOptions()
   f.plan = fuseGraph(*f.graph, options);
   f.lines = planLines(f.plan);
   EXPECT_TRUE(planKeepsInvariants(*f.graph, f.plan, options)) << printGraph(*f.graph);
+  EXPECT_NO_THROW(verifyFusionPlan(*f.graph, f.plan, options.kernelOp)) << printGraph(*f.graph);
   return f;
 }
 
