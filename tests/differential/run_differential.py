@@ -15,6 +15,9 @@ Cases live in cases_<family>.py as a list CASES of dicts:
   tol     optional (rtol, atol) for floats; default (1e-4, 1e-5)
   script  optional False: eager PyTorch is the reference but torch.jit.script
           types the program differently (skipped by --script)
+  fallback  optional True: functionalization refuses the program on purpose
+          and the later stages run its imperative graph (DCE only); past
+          stage parsed every case must fall back exactly when it says so
 
 Inputs are fresh random values on every run; a failing case prints its seed
 (replay it with --seed S --filter NAME).
@@ -161,9 +164,13 @@ def stitch_command(args, prog, case, inputs, in_npz, out_npz):
         if not isinstance(value, np.ndarray):
             cmd += ["--input", "%s=%s" % (name, scalar_literal(value))]
     cmd += ["--outputs", out_npz, "--mode", args.mode]
-    if args.fallbacks:
+    if past_functionalization(args):
         cmd.append("--json")
     return cmd + (["--stage", args.stage] if args.stage else [])
+
+
+def past_functionalization(args):
+    return args.mode == "compiled" or args.stage in ("functional", "simplified")
 
 
 def run_stitch(args, workdir, prog, case, inputs):
@@ -179,8 +186,8 @@ def run_stitch(args, workdir, prog, case, inputs):
         raise CaseFailure("stitch exited %d: %s" % (proc.returncode, " | ".join(err[-3:])))
     if not os.path.exists(out_npz):
         raise CaseFailure("stitch wrote no %s" % out_npz)
-    if args.fallbacks:
-        report_fallback(case, proc.stdout)
+    if past_functionalization(args):
+        check_fallback(args, case, proc.stdout)
     with np.load(out_npz) as data:
         keys = set(data.files)
         outs = []
@@ -192,14 +199,18 @@ def run_stitch(args, workdir, prog, case, inputs):
     return outs
 
 
-def report_fallback(case, stdout):
-    """With --fallbacks: prints the cases functionalization refused."""
+def check_fallback(args, case, stdout):
+    """A case falls back to the imperative graph exactly when it says so;
+    --fallbacks also prints the reason of each that does."""
     try:
         reason = json.loads(stdout).get("functional_fallback")
     except ValueError:
-        reason = "(no JSON from stitch)"
-    if reason:
+        raise CaseFailure("stitch --json printed no JSON")
+    if reason and args.fallbacks:
         print("FALLBACK %s: %s" % (case["name"], reason))
+    if bool(reason) != case.get("fallback", False):
+        raise CaseFailure("functionalization %s: %s" % (
+            "refused it" if reason else "no longer refuses it (drop `fallback`)", reason or ""))
 
 
 def describe(arr, limit=6):
