@@ -46,6 +46,18 @@ void Emitter::emitFunctionBody(const FunctionDef& fn) {
   emitBody(normalizeExits(fn.body));
 }
 
+std::optional<Constant> Emitter::constantValue(const Expr& e) {
+  Graph scratch;
+  graph_ = &scratch;
+  FunctionState state;
+  fn_ = &state;
+  frame_ = pushFrame(FrameKind::Function, scratch.top(), nullptr);
+  state.root = frame_;
+  Value* v = emitExpr(e);
+  if (const Constant* c = constantOf(v)) return *c;
+  return std::nullopt;
+}
+
 std::unique_ptr<Graph> Emitter::emitEntry(const FunctionDef& fn) {
   auto graph = std::make_unique<Graph>();
   graph_ = graph.get();

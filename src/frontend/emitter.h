@@ -31,6 +31,11 @@ class Emitter {
  public:
   explicit Emitter(const Module& module);
   std::unique_ptr<Graph> emitEntry(const FunctionDef& fn);
+  // The value of an expression that needs no variable (a parameter's
+  // default: `1.0`, `-1`, `True`, `None`, `[0, 1]`, `1.0 / 8`), as the
+  // emitter folds it; nullopt when it is not a constant. Throws UserError
+  // for an expression that is wrong anywhere.
+  std::optional<Constant> constantValue(const Expr& e);
 
  private:
   // ---- environment (emit_environment.cpp) ----

@@ -1,6 +1,7 @@
 // Source (the TorchScript subset of Python) -> imperative Graph IR.
 #pragma once
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -8,10 +9,17 @@
 
 namespace stitch {
 
+struct ParamDefault {
+  std::optional<Constant> value;  // nullopt: the default is not a constant
+  SourceLoc loc;
+};
+
 struct FunctionSignature {
   std::string name;
   std::vector<std::string> argNames;
   std::vector<TypePtr> argTypes;  // from the annotations
+  std::vector<std::optional<ParamDefault>> defaults;  // per parameter, when it has one
+  bool returnsTuple = false;  // annotated `-> Tuple[...]` (the graph has one output per element)
   SourceLoc loc;
 };
 

@@ -7,6 +7,16 @@ namespace stitch {
 
 namespace {
 
+// A return annotation the emitter would refuse says nothing here; emitting
+// the function reports it.
+bool returnsTuple(const Expr& annotation) {
+  try {
+    return annotationType(annotation)->kind() == TypeKind::Tuple;
+  } catch (const UserError&) {
+    return false;
+  }
+}
+
 class ParsedModule : public SourceModule {
  public:
   explicit ParsedModule(Module module) : module_(std::move(module)) {}
@@ -22,7 +32,11 @@ class ParsedModule : public SourceModule {
         bool optional = false;
         sig.argTypes.push_back(p.annotation ? annotationType(*p.annotation, &optional)
                                             : Type::tensor());
+        sig.defaults.push_back(std::nullopt);
+        if (p.defaultValue)
+          sig.defaults.back() = ParamDefault{Emitter(module_).constantValue(*p.defaultValue), p.defaultValue->loc};
       }
+      if (fn->returns) sig.returnsTuple = returnsTuple(*fn->returns);
       out.push_back(std::move(sig));
     }
     return out;

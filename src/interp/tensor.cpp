@@ -19,7 +19,14 @@ Storage::Storage(size_t nbytes, bool zeroFill) : nbytes_(nbytes) {
   if (zeroFill) std::memset(data_, 0, rounded);
 }
 
-Storage::~Storage() { std::free(data_); }
+Storage::Storage(void* data, size_t nbytes, std::shared_ptr<const void> owner)
+    : data_(static_cast<uint8_t*>(data)), nbytes_(nbytes), owner_(std::move(owner)) {
+  STITCH_ASSERT(owner_ != nullptr, "borrowed storage without an owner");
+}
+
+Storage::~Storage() {
+  if (!owner_) std::free(data_);
+}
 
 Shape contiguousStrides(const Shape& sizes) {
   Shape strides(sizes.size());

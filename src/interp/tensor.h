@@ -21,6 +21,9 @@ class Storage {
   // zeroFill = false leaves the bytes as allocated: for buffers that are
   // written completely before anyone reads them (kernel outputs).
   Storage(size_t nbytes, bool zeroFill);
+  // Memory someone else owns (a caller's array): `owner` keeps it alive as
+  // long as this storage lives, and nothing is freed here.
+  Storage(void* data, size_t nbytes, std::shared_ptr<const void> owner);
   ~Storage();
   Storage(const Storage&) = delete;
   Storage& operator=(const Storage&) = delete;
@@ -30,6 +33,7 @@ class Storage {
  private:
   uint8_t* data_ = nullptr;
   size_t nbytes_ = 0;
+  std::shared_ptr<const void> owner_;  // set for memory someone else owns
 };
 
 class Tensor {
