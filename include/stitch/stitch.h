@@ -1,0 +1,242 @@
+// TensorStitch's front door: load a module of TorchScript-subset source,
+// compile one of its functions for the types of its arguments, and run it
+// on tensors that live in the caller's memory. The `stitch` command and the
+// Python package are two users of this header and nothing else of the
+// compiler.
+//
+//   auto module = stitch::api::Module::fromFile("normalize.py");
+//   stitch::api::Function f = module.function("normalize");
+//   std::vector<stitch::api::Value> args = f.bind({src, 0.5, 2.0}, {});
+//   std::shared_ptr<const stitch::api::Program> p = f.compile(args);
+//   std::vector<stitch::api::Value> out = p->run(args);
+//
+// Tensors pass without a copy: a Tensor names the caller's memory (pointer,
+// dtype, sizes and strides in elements) and an owner that keeps it alive.
+// Writes the program makes into its arguments land in that memory, as under
+// PyTorch. Results are tensors on buffers the runtime made (or views of the
+// arguments), each holding an owner that keeps its buffer alive.
+//
+// Errors: CompileError for a bad program or bad arguments (its what() is
+// the one line `FILE:LINE:COL: error: message`, or `stitch: error: ...`
+// without a source location), RunError for a failure that depends on the
+// data (an index out of range), InternalError for a bug in TensorStitch.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <variant>
+#include <vector>
+
+namespace stitch::api {
+
+enum class DType { f32, f64, i32, i64, b8 };  // b8: bool, one byte per element
+
+const char* dtypeName(DType dtype);  // "f32", "f64", "i32", "i64", "bool"
+size_t dtypeSize(DType dtype);       // bytes per element
+
+struct Tensor {
+  void* data = nullptr;  // element [0, ..., 0]
+  DType dtype = DType::f32;
+  std::vector<int64_t> sizes;
+  std::vector<int64_t> strides;  // in elements; may be 0 or negative
+  std::shared_ptr<const void> owner;  // keeps `data` alive
+
+  // A new contiguous zero-filled tensor that owns its (64-byte aligned)
+  // memory.
+  static Tensor empty(DType dtype, std::vector<int64_t> sizes);
+  // A tensor of this dtype and these sizes without memory: only its type
+  // matters (Function::dump).
+  static Tensor typeOnly(DType dtype, std::vector<int64_t> sizes);
+  int64_t numel() const;
+  bool contiguous() const;  // row-major, no gaps
+};
+
+// What a function takes and returns: None, a Python bool / int / float, a
+// tensor, or a list or tuple of values.
+class Value {
+ public:
+  enum class Kind { None, Bool, Int, Float, Tensor, List, Tuple };
+
+  Value() = default;  // None
+  Value(bool b) : v_(b) {}
+  Value(int64_t i) : v_(i) {}
+  Value(int i) : v_((int64_t)i) {}
+  Value(double d) : v_(d) {}
+  Value(Tensor t) : v_(std::move(t)) {}
+  static Value list(std::vector<Value> items);
+  static Value tuple(std::vector<Value> items);
+
+  Kind kind() const;
+  bool toBool() const;
+  int64_t toInt() const;      // an int or a bool
+  double toDouble() const;    // a float, an int or a bool
+  const Tensor& tensor() const;
+  const std::vector<Value>& items() const;  // of a list or a tuple
+
+ private:
+  struct Items {
+    Kind kind;
+    std::vector<Value> values;
+  };
+  std::variant<std::monostate, bool, int64_t, double, Tensor, std::shared_ptr<const Items>> v_;
+};
+
+class CompileError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+class RunError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+class InternalError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Where the compiler can stop and show its IR (DESIGN.md's pipeline).
+enum class Stage { Parsed, Functional, Simplified, Fused, UGraph, UOps, Code };
+const char* stageName(Stage stage);
+std::optional<Stage> stageFromName(std::string_view name);
+std::string stageNames();  // "parsed, functional, ..., code"
+
+enum class Mode {
+  Compiled,  // the whole pipeline: generated kernels and the runtime
+  Interp,    // the reference interpreter on the IR after `Options::stage`
+};
+
+struct Options {
+  Mode mode = Mode::Compiled;
+  Stage stage = Stage::Parsed;  // Interp mode only
+  int threads = 0;              // OpenMP threads; 0: one per core
+  // Every run is also interpreted on the program as parsed (compiled mode)
+  // or before shape specialization (interp mode) and compared within
+  // |a - b| <= atol + rtol |b| (rtol 1e-4, atol 1e-5); RunInfo says how it
+  // went.
+  bool check = false;
+  // Times every fused group's candidate schedules on the arguments of the
+  // first compilation and keeps the fastest (stored on disk for the next
+  // tuned compilation of the same program and types).
+  bool tune = false;
+  bool tuneProgress = false;  // a progress bar on stderr while tuning
+};
+
+struct Parameter {
+  std::string name;
+  std::string type;  // the annotation as the IR prints it: "Tensor", "float", "List[Tensor]"
+  bool hasDefault = false;
+};
+
+struct StageOps {
+  Stage stage;
+  int64_t ops = 0;
+  int64_t mutatingOps = 0;
+};
+
+// What compiling a program did.
+struct ProgramInfo {
+  Mode mode = Mode::Compiled;
+  std::vector<StageOps> stages;     // op counts after each stage that ran
+  std::string functionalFallback;   // why functionalization refused ("" if it did not)
+  int64_t kernels = 0;              // kernels in the kernel graph (compiled mode)
+  bool compiledCode = false;        // false: no generated kernel, nothing compiled
+  double compileMs = 0;             // of the C code
+  std::string cache;                // "compiled", "disk", "memory" or "none"
+  std::string compiler;             // e.g. "clang 14.0.6"
+  bool rebuiltBadEntry = false;     // a corrupt disk-cache entry was rebuilt
+  // With Options::tune: groups tuned, schedules measured, and whether the
+  // choice came from the tuning cache.
+  std::optional<std::pair<int64_t, int64_t>> tuned;
+  bool tuneFromCache = false;
+};
+
+struct CheckResult {
+  bool ok = true;
+  double maxAbsError = 0;
+  std::string mismatch;   // what differs first, when !ok
+  std::string reference;  // what the run was compared with
+};
+
+struct RunInfo {
+  int64_t kernelCalls = 0;
+  std::optional<CheckResult> check;  // with Options::check
+};
+
+// One function compiled for one signature of argument types.
+class Program {
+ public:
+  virtual ~Program() = default;
+  // Runs on arguments of the types it was compiled for (CompileError
+  // otherwise). Writes into arguments land in their memory. Safe to call
+  // from several threads (runs take turns).
+  virtual std::vector<Value> run(const std::vector<Value>& args, RunInfo* info = nullptr) const = 0;
+  virtual const ProgramInfo& info() const = 0;
+};
+
+class Module;
+
+// A function of a module; compiles for each new signature of argument
+// types (dtypes, shapes, list lengths and element types) and keeps each
+// program (in memory; the generated code also on disk, so another process
+// loads it without compiling).
+class Function {
+ public:
+  const std::string& name() const;
+  const std::vector<Parameter>& parameters() const;
+  // Whether the function is annotated to return a tuple: run() then gives
+  // one value per element (a function returning one value gives one).
+  bool returnsTuple() const;
+
+  // One value per parameter from positional and keyword arguments, the
+  // parameters' defaults filling the rest. CompileError for a missing,
+  // unknown or twice given argument.
+  std::vector<Value> bind(std::vector<Value> args,
+                          std::vector<std::pair<std::string, Value>> keywords = {}) const;
+  // The program for these arguments' types (bound: one per parameter),
+  // compiled on the first call for its signature and kept.
+  std::shared_ptr<const Program> compile(const std::vector<Value>& args, const Options& options = {}) const;
+  // bind, compile and run in one.
+  std::vector<Value> call(std::vector<Value> args, std::vector<std::pair<std::string, Value>> keywords = {},
+                          const Options& options = {}, RunInfo* info = nullptr) const;
+  // The IR after `stage` for these argument types (nullopt: the parameter's
+  // annotation), or with no stage every pass's IR in order ("== after PASS
+  // (T ms) ==" headers). Compiles nothing; a tensor may be Tensor::typeOnly.
+  std::string dump(const std::vector<std::optional<Value>>& args, std::optional<Stage> stage) const;
+
+  struct Stats {
+    int64_t compilations = 0;  // signatures compiled
+    int64_t cacheHits = 0;     // compile() calls served by a kept program
+  };
+  Stats stats() const;
+
+ private:
+  friend class Module;
+  struct State;
+  std::shared_ptr<State> state_;
+};
+
+class Module {
+ public:
+  // `path` names the source in error locations.
+  static Module fromSource(const std::string& source, const std::string& path);
+  static Module fromFile(const std::string& path);
+  // The functions in file order.
+  std::vector<std::string> functionNames() const;
+  // The function named `name`; "" the last one in the file.
+  Function function(const std::string& name = "") const;
+
+  struct State;  // the parsed source (opaque)
+
+ private:
+  std::shared_ptr<const State> state_;
+};
+
+// The version of TensorStitch, e.g. "0.1.0".
+const char* version();
+
+}  // namespace stitch::api

@@ -1,0 +1,194 @@
+// The public API as its users see it: only include/stitch/stitch.h.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+#include <thread>
+
+#include "stitch/stitch.h"
+
+namespace {
+
+namespace api = stitch::api;
+
+const char* kSource = R"(import torch
+from typing import List, Tuple
+
+def scale_shift(x: torch.Tensor, scale: float = 2.0, shift: float = 0.5) -> torch.Tensor:
+    return x * scale + shift
+
+def bump_first_row(x: torch.Tensor, by: float) -> torch.Tensor:
+    x[0] += by
+    return x.sum(1)
+
+def total(xs: List[torch.Tensor]) -> torch.Tensor:
+    out = torch.zeros_like(xs[0])
+    for x in xs:
+        out = out + x
+    return out
+
+def pair(x: torch.Tensor, n: int = 3) -> Tuple[torch.Tensor, int]:
+    return x * float(n), n + 1
+
+def broken(x: torch.Tensor) -> torch.Tensor:
+    return x.no_such_method()
+)";
+
+std::mt19937 rng(std::random_device{}());
+
+api::Tensor randomTensor(std::vector<int64_t> sizes) {
+  api::Tensor t = api::Tensor::empty(api::DType::f32, std::move(sizes));
+  std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+  auto* p = static_cast<float*>(t.data);
+  for (int64_t i = 0; i < t.numel(); ++i) p[i] = u(rng);
+  return t;
+}
+
+float at(const api::Tensor& t, std::vector<int64_t> index) {
+  int64_t off = 0;
+  for (size_t d = 0; d < index.size(); ++d) off += index[d] * t.strides[d];
+  return static_cast<const float*>(t.data)[off];
+}
+
+api::Function function(const char* name) { return api::Module::fromSource(kSource, "prog.py").function(name); }
+
+TEST(Api, DefaultsAndKeywordsBind) {
+  api::Function f = function("scale_shift");
+  ASSERT_EQ(f.parameters().size(), 3u);
+  EXPECT_FALSE(f.parameters()[0].hasDefault);
+  EXPECT_TRUE(f.parameters()[1].hasDefault);
+  api::Tensor x = randomTensor({4, 5});
+  for (api::Mode mode : {api::Mode::Compiled, api::Mode::Interp}) {
+    api::Options options;
+    options.mode = mode;
+    std::vector<api::Value> out = f.call({x}, {{"shift", api::Value(-1.0)}}, options);
+    ASSERT_EQ(out.size(), 1u);
+    const api::Tensor& y = out[0].tensor();
+    ASSERT_EQ(y.sizes, x.sizes);
+    for (int64_t i = 0; i < 4; ++i)
+      for (int64_t j = 0; j < 5; ++j) EXPECT_FLOAT_EQ(at(y, {i, j}), at(x, {i, j}) * 2.0f - 1.0f);
+  }
+}
+
+TEST(Api, BindingErrorsAreCompileErrors) {
+  api::Function f = function("scale_shift");
+  api::Tensor x = randomTensor({2});
+  EXPECT_THROW(f.bind({}, {}), api::CompileError);
+  EXPECT_THROW(f.bind({x}, {{"scael", api::Value(1.0)}}), api::CompileError);
+  EXPECT_THROW(f.bind({x, 1.0}, {{"scale", api::Value(1.0)}}), api::CompileError);
+  EXPECT_THROW(f.bind({x, 1.0, 2.0, 3.0}), api::CompileError);
+  try {
+    f.call({api::Value(1.0)});
+    FAIL() << "a float for a tensor parameter was accepted";
+  } catch (const api::CompileError& e) {
+    EXPECT_NE(std::string(e.what()).find("must be Tensor"), std::string::npos) << e.what();
+  }
+}
+
+TEST(Api, WritesLandInTheCallersMemoryWithoutACopy) {
+  api::Function f = function("bump_first_row");
+  api::Tensor x = randomTensor({3, 4});
+  std::vector<float> before(static_cast<float*>(x.data), static_cast<float*>(x.data) + 12);
+  std::vector<api::Value> out = f.call({x, 1.5});
+  for (int64_t j = 0; j < 4; ++j) EXPECT_FLOAT_EQ(at(x, {0, j}), before[j] + 1.5f);
+  for (int64_t j = 0; j < 4; ++j) EXPECT_FLOAT_EQ(at(x, {1, j}), before[4 + j]);
+  float row0 = 0;
+  for (int64_t j = 0; j < 4; ++j) row0 += before[j] + 1.5f;
+  EXPECT_NEAR(at(out[0].tensor(), {0}), row0, 1e-5);
+}
+
+TEST(Api, StridedArgumentsAreReadAndWrittenInPlace) {
+  // Every other column of a [3, 8] buffer: a [3, 4] view with strides (8, 2).
+  api::Tensor base = randomTensor({3, 8});
+  api::Tensor view = base;
+  view.sizes = {3, 4};
+  view.strides = {8, 2};
+  std::vector<float> before(static_cast<float*>(base.data), static_cast<float*>(base.data) + 24);
+  function("bump_first_row").call({view, 2.0});
+  auto* p = static_cast<float*>(base.data);
+  for (int j = 0; j < 8; ++j) EXPECT_FLOAT_EQ(p[j], before[j] + (j % 2 == 0 ? 2.0f : 0.0f)) << j;
+  for (int j = 8; j < 24; ++j) EXPECT_FLOAT_EQ(p[j], before[j]) << j;
+}
+
+TEST(Api, OneCompilationPerSignature) {
+  api::Function f = function("scale_shift");
+  api::Tensor a = randomTensor({8}), b = randomTensor({8}), c = randomTensor({9});
+  f.call({a});
+  f.call({b, 3.0});
+  EXPECT_EQ(f.stats().compilations, 1);
+  EXPECT_EQ(f.stats().cacheHits, 1);
+  f.call({c});
+  EXPECT_EQ(f.stats().compilations, 2);
+  std::shared_ptr<const api::Program> p = f.compile(f.bind({a}));
+  EXPECT_THROW(p->run(f.bind({c})), api::CompileError);
+}
+
+TEST(Api, ResultsOutliveTheirProgramAndFunction) {
+  api::Tensor x = randomTensor({16});
+  api::Tensor y;
+  {
+    api::Function f = function("scale_shift");
+    y = f.call({x})[0].tensor();
+  }
+  for (int64_t i = 0; i < 16; ++i) EXPECT_FLOAT_EQ(at(y, {i}), at(x, {i}) * 2.0f + 0.5f);
+}
+
+TEST(Api, ListsTuplesAndScalarsComeBack) {
+  api::Tensor a = randomTensor({2, 3}), b = randomTensor({2, 3});
+  api::Tensor sum = function("total").call({api::Value::list({a, b})})[0].tensor();
+  EXPECT_FLOAT_EQ(at(sum, {1, 2}), at(a, {1, 2}) + at(b, {1, 2}));
+  std::vector<api::Value> out = function("pair").call({a}, {{"n", api::Value(4)}});
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_EQ(out[1].kind(), api::Value::Kind::Int);
+  EXPECT_EQ(out[1].toInt(), 5);
+  EXPECT_FLOAT_EQ(at(out[0].tensor(), {0, 1}), at(a, {0, 1}) * 4.0f);
+}
+
+TEST(Api, BadProgramsGiveLocatedCompileErrors) {
+  try {
+    function("broken").call({randomTensor({2})});
+    FAIL() << "no error";
+  } catch (const api::CompileError& e) {
+    EXPECT_EQ(std::string(e.what()).rfind("prog.py:", 0), 0u) << e.what();
+  }
+  EXPECT_THROW(api::Module::fromSource("def f(x):\n  return x +\n", "bad.py"), api::CompileError);
+  EXPECT_THROW(api::Module::fromSource(kSource, "prog.py").function("nope"), api::CompileError);
+}
+
+TEST(Api, CheckComparesWithTheInterpreter) {
+  api::Options options;
+  options.check = true;
+  api::RunInfo info;
+  function("scale_shift").call({randomTensor({64, 3})}, {}, options, &info);
+  ASSERT_TRUE(info.check.has_value());
+  EXPECT_TRUE(info.check->ok) << info.check->mismatch;
+  EXPECT_GT(info.kernelCalls, 0);
+}
+
+TEST(Api, ConcurrentCallsGetTheirOwnResults) {
+  api::Function f = function("scale_shift");
+  std::vector<std::thread> threads;
+  std::vector<int> bad(4, 0);
+  for (int t = 0; t < 4; ++t)
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < 20; ++i) {
+        api::Tensor x = api::Tensor::empty(api::DType::f32, {32});
+        for (int k = 0; k < 32; ++k) static_cast<float*>(x.data)[k] = (float)(t * 100 + i);
+        api::Tensor y = f.call({x})[0].tensor();
+        for (int k = 0; k < 32; ++k) bad[t] += at(y, {k}) != (float)(t * 100 + i) * 2.0f + 0.5f;
+      }
+    });
+  for (std::thread& th : threads) th.join();
+  for (int t = 0; t < 4; ++t) EXPECT_EQ(bad[t], 0);
+  EXPECT_EQ(f.stats().compilations, 1);
+}
+
+TEST(Api, DumpShowsStagesForTypesAlone) {
+  api::Function f = function("scale_shift");
+  std::string text = f.dump({api::Value(api::Tensor::typeOnly(api::DType::f32, {8, 9}))}, api::Stage::Simplified);
+  EXPECT_NE(text.find("f32[8,9]"), std::string::npos) << text;
+  EXPECT_NE(f.dump({}, api::Stage::Parsed).find("graph scale_shift("), std::string::npos);
+  EXPECT_NE(f.dump({}, std::nullopt).find("== after emit ("), std::string::npos);
+}
+
+}  // namespace
