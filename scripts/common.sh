@@ -4,15 +4,17 @@ set -euo pipefail
 
 STITCH_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 STITCH_BUILD="${STITCH_BUILD:-$STITCH_ROOT/build}"
+# The Python package's virtual environment (it sees Debian's torch and numpy).
+STITCH_VENV="${STITCH_VENV:-$STITCH_BUILD/venv}"
 
 # Build tools, test and benchmark libraries, the JIT assembler, zlib (.npz),
-# OpenMP, and PyTorch + numpy (Debian's, under /usr/bin/python3) for the
-# tests that compare with PyTorch.
+# OpenMP, PyTorch + numpy (Debian's, under /usr/bin/python3) for the tests
+# that compare with PyTorch, and venv + headers for the Python package.
 STITCH_PACKAGES=(
   cmake ninja-build g++ clang
   libgtest-dev libgmock-dev libbenchmark-dev
   libxbyak-dev zlib1g-dev libomp-dev
-  python3-torch python3-numpy
+  python3-torch python3-numpy python3-venv python3-dev
 )
 
 stitch_missing_packages() {
@@ -39,7 +41,25 @@ stitch_install_dependencies() {
 
 stitch_configure() {
   echo "== configuring $STITCH_BUILD (Release, Ninja)"
-  cmake -S "$STITCH_ROOT" -B "$STITCH_BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release
+  local python_tests=()
+  if [ -x "$STITCH_VENV/bin/python" ]; then
+    python_tests=(-DSTITCH_TEST_PYTHON="$STITCH_VENV/bin/python")
+  fi
+  cmake -S "$STITCH_ROOT" -B "$STITCH_BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release "${python_tests[@]}"
+}
+
+# A venv seeing Debian's torch and numpy, with pytest (PyPI) and the
+# tensorstitch package built from this checkout (scikit-build-core and
+# nanobind come from PyPI in pip's isolated build). The package's own CMake
+# build lives in $STITCH_BUILD/python-build, so a rerun is incremental.
+stitch_python_package() {
+  echo "== installing the tensorstitch package into $STITCH_VENV"
+  if [ ! -x "$STITCH_VENV/bin/python" ]; then
+    /usr/bin/python3 -m venv --system-site-packages "$STITCH_VENV"
+  fi
+  "$STITCH_VENV/bin/python" -m pip install -q --disable-pip-version-check pytest
+  "$STITCH_VENV/bin/python" -m pip install -q --disable-pip-version-check \
+    --config-settings=build-dir="$STITCH_BUILD/python-build" "$STITCH_ROOT"
 }
 
 # stitch_build [TARGET...]: everything by default.
