@@ -47,7 +47,8 @@ struct Tensor {
   std::shared_ptr<const void> owner;  // keeps `data` alive
 
   // A new contiguous zero-filled tensor that owns its (64-byte aligned)
-  // memory.
+  // memory. CompileError for a negative size; RunError when no machine
+  // holds it (more than 2^46 bytes) or the allocation fails.
   static Tensor empty(DType dtype, std::vector<int64_t> sizes);
   // A tensor of this dtype and these sizes without memory: only its type
   // matters (Function::dump).
@@ -117,7 +118,7 @@ struct Options {
   // Every run is also interpreted on the program as parsed (compiled mode)
   // or before shape specialization (interp mode) and compared within
   // |a - b| <= atol + rtol |b| (rtol 1e-4, atol 1e-5); RunInfo says how it
-  // went.
+  // went. Program::check compares one chosen run instead (benchmarks).
   bool check = false;
   // Times every fused group's candidate schedules on the arguments of the
   // first compilation and keeps the fastest (stored on disk for the next
@@ -126,9 +127,18 @@ struct Options {
   bool tuneProgress = false;  // a progress bar on stderr while tuning
 };
 
+// A parameter's annotation, structured so that a caller can build an
+// argument for it without reading the annotation's text.
+struct ParameterType {
+  enum class Kind { Tensor, Int, Float, Bool, None, Str, DType, List, Tuple };
+  Kind kind = Kind::Tensor;
+  std::vector<ParameterType> elements;  // List: the element type; Tuple: one per element
+  std::string text;  // as the IR prints it: "Tensor", "float", "List[Tensor]"
+};
+
 struct Parameter {
   std::string name;
-  std::string type;  // the annotation as the IR prints it: "Tensor", "float", "List[Tensor]"
+  ParameterType type;
   bool hasDefault = false;
 };
 
@@ -167,6 +177,14 @@ struct RunInfo {
   std::optional<CheckResult> check;  // with Options::check
 };
 
+struct TimedRuns {
+  std::vector<Value> outputs;   // of the last run
+  std::vector<double> timesMs;  // one per timed run
+  double medianMs = 0;          // of timesMs
+  double minMs = 0;
+  int64_t kernelCalls = 0;      // per run (0 in interp mode)
+};
+
 // One function compiled for one signature of argument types.
 class Program {
  public:
@@ -175,6 +193,15 @@ class Program {
   // otherwise). Writes into arguments land in their memory. Safe to call
   // from several threads (runs take turns).
   virtual std::vector<Value> run(const std::vector<Value>& args, RunInfo* info = nullptr) const = 0;
+  // For benchmarks: runs on a private copy of `args`, which stay as they
+  // are. repetitions <= 0: one run, timed; N > 0: one untimed warm-up run,
+  // then N timed runs, the copy refilled in place before each (not timed:
+  // the program sees the same values every time). Never checks.
+  virtual TimedRuns runTimed(const std::vector<Value>& args, int repetitions) const = 0;
+  // Options::check on demand: interprets the reference program on a copy
+  // of `args` (as they were before the run) and compares its results with
+  // that run's `outputs`. CompileError when compiled without Options::check.
+  virtual CheckResult check(const std::vector<Value>& args, const std::vector<Value>& outputs) const = 0;
   virtual const ProgramInfo& info() const = 0;
 };
 

@@ -4,6 +4,7 @@
 #include <mutex>
 #include <unordered_map>
 
+#include "api/argument_types.h"
 #include "api/error_translation.h"
 #include "api/program.h"
 #include "api/value_bridge.h"
@@ -60,55 +61,27 @@ Value defaultValue(const FunctionSignature& fn, size_t i) {
                   d.loc);
 }
 
-// Shape inference's input types: an empty list takes its parameter's
-// annotation (it says nothing about elements otherwise).
-std::vector<TypePtr> argumentTypes(const FunctionSignature& fn, const std::vector<Value>& args) {
-  std::vector<TypePtr> types;
-  for (size_t i = 0; i < args.size(); ++i) {
-    bool emptyList = args[i].kind() == Value::Kind::List && args[i].items().empty();
-    types.push_back(emptyList && fn.argTypes[i]->kind() == TypeKind::List ? fn.argTypes[i] : typeOf(args[i]));
+api::ParameterType parameterType(const TypePtr& type) {
+  api::ParameterType out;
+  out.text = type->str();
+  switch (type->kind()) {
+    case TypeKind::Tensor: out.kind = api::ParameterType::Kind::Tensor; break;
+    case TypeKind::Int: out.kind = api::ParameterType::Kind::Int; break;
+    case TypeKind::Float: out.kind = api::ParameterType::Kind::Float; break;
+    case TypeKind::Bool: out.kind = api::ParameterType::Kind::Bool; break;
+    case TypeKind::None: out.kind = api::ParameterType::Kind::None; break;
+    case TypeKind::Str: out.kind = api::ParameterType::Kind::Str; break;
+    case TypeKind::DTypeT: out.kind = api::ParameterType::Kind::DType; break;
+    case TypeKind::List: out.kind = api::ParameterType::Kind::List; break;
+    case TypeKind::Tuple: out.kind = api::ParameterType::Kind::Tuple; break;
   }
-  return types;
-}
-
-// Per parameter: a list argument's element types, so the pipeline
-// specializes on them (passes/specialize_lists.h).
-ListInputTypes listElementTypes(const std::vector<Value>& args) {
-  ListInputTypes out;
-  for (const Value& a : args) {
-    if (a.kind() != Value::Kind::List) {
-      out.push_back(std::nullopt);
-      continue;
-    }
-    std::vector<TypePtr> elems;
-    for (const Value& e : a.items()) elems.push_back(typeOf(e));
-    out.push_back(std::move(elems));
-  }
+  if (type->kind() == TypeKind::List || type->kind() == TypeKind::Tuple)
+    for (const TypePtr& e : type->elems()) out.elements.push_back(parameterType(e));
   return out;
 }
 
-std::vector<TypePtr> dumpTypes(const FunctionSignature& fn, const std::vector<std::optional<Value>>& args) {
-  if (args.size() > fn.argNames.size())
-    throw UserError(errorMessage(fn.name, "() takes ", fn.argNames.size(), " arguments but ", args.size(),
-                                 " were given"));
-  std::vector<TypePtr> types;
-  for (size_t i = 0; i < fn.argNames.size(); ++i) {
-    bool given = i < args.size() && args[i];
-    bool emptyList = given && args[i]->kind() == Value::Kind::List && args[i]->items().empty();
-    types.push_back(given && !emptyList ? typeOf(*args[i]) : fn.argTypes[i]);
-  }
-  return types;
-}
-
-ListInputTypes dumpListTypes(const std::vector<std::optional<Value>>& args, size_t count) {
-  ListInputTypes out(count);
-  for (size_t i = 0; i < args.size() && i < count; ++i) {
-    if (!args[i] || args[i]->kind() != Value::Kind::List) continue;
-    std::vector<TypePtr> elems;
-    for (const Value& e : args[i]->items()) elems.push_back(typeOf(e));
-    out[i] = std::move(elems);
-  }
-  return out;
+std::vector<std::optional<Value>> given(const std::vector<Value>& args) {
+  return std::vector<std::optional<Value>>(args.begin(), args.end());
 }
 
 }  // namespace
@@ -138,21 +111,24 @@ std::vector<std::string> Module::functionNames() const {
 
 Function Module::function(const std::string& name) const {
   return translated([&] {
-    if (state_->functions.empty())
-      throw UserError("no function definitions in " + (state_->path.empty() ? std::string("the source") : state_->path));
+    const std::string& path = state_->path.empty() ? std::string("the source") : state_->path;
+    if (state_->functions.empty()) throw UserError(errorMessage(path, " defines no function"));
     const FunctionSignature* found = &state_->functions.back();
     if (!name.empty()) {
       found = nullptr;
-      for (const FunctionSignature& f : state_->functions)
+      std::string names;
+      for (const FunctionSignature& f : state_->functions) {
         if (f.name == name) found = &f;
-      if (!found) throw UserError("no function named '" + name + "' in " + state_->path);
+        names += (names.empty() ? "" : ", ") + f.name;
+      }
+      if (!found) throw UserError(errorMessage("no function '", name, "' in ", path, " (it defines ", names, ")"));
     }
     auto fn = std::make_shared<Function::State>();
     fn->module = state_;
     fn->signature = *found;
     for (size_t i = 0; i < found->argNames.size(); ++i)
       fn->parameters.push_back(
-          Parameter{found->argNames[i], found->argTypes[i]->str(), found->defaults[i].has_value()});
+          Parameter{found->argNames[i], parameterType(found->argTypes[i]), found->defaults[i].has_value()});
     Function f;
     f.state_ = std::move(fn);
     return f;
@@ -209,13 +185,11 @@ std::shared_ptr<const Program> Function::compile(const std::vector<Value>& args,
     request.module = state_->module->module.get();
     request.source = state_->module->source;
     request.function = fn.name;
-    request.types = argumentTypes(fn, args);
-    request.listInputs = listElementTypes(args);
+    request.types = argumentTypes(fn, given(args));
+    request.listInputs = listElementTypes(fn, given(args));
     request.options = options;
     request.signature = signature;
-    IValueList values;
-    if (options.tune)
-      for (const Value& a : args) values.push_back(toIValue(a));
+    IValueList values = options.tune ? toIValues(args) : IValueList{};
     auto program = std::make_shared<const CompiledFunction>(request, values);
     state_->programs.emplace(key, program);
     ++state_->stats.compilations;
@@ -236,8 +210,9 @@ std::string Function::dump(const std::vector<std::optional<Value>>& args, std::o
     PassLogger logger = PassLogger::fromEnvironment(!stage.has_value());
     PipelineOptions pipeline;
     pipeline.last = stage ? static_cast<stitch::Stage>(*stage) : lastAvailableStage();
-    pipeline.listInputs = dumpListTypes(args, fn.argNames.size());
-    PipelineResult result = runPipeline(*state_->module->module, fn.name, dumpTypes(fn, args), pipeline, logger);
+    std::vector<TypePtr> types = argumentTypes(fn, args);
+    pipeline.listInputs = listElementTypes(fn, args);
+    PipelineResult result = runPipeline(*state_->module->module, fn.name, types, pipeline, logger);
     std::string text;
     if (stage) {
       text = stageText(result, static_cast<stitch::Stage>(*stage));

@@ -6,7 +6,6 @@
 #include "api/error_translation.h"
 #include "api/value_bridge.h"
 #include "driver/compare.h"
-#include "driver/input_binding.h"
 #include "driver/outputs.h"
 #include "driver/schedule_tuner.h"
 #include "driver/timed_run.h"
@@ -47,13 +46,6 @@ const char* const kInterpReference = "interp on the graph before shape specializ
 
 api::StageOps stageOps(Stage stage, const OpCounts& counts) {
   return api::StageOps{static_cast<api::Stage>(stage), counts.ops, counts.mutatingOps};
-}
-
-IValueList toIValues(const std::vector<api::Value>& args) {
-  IValueList out;
-  out.reserve(args.size());
-  for (const api::Value& a : args) out.push_back(toIValue(a));
-  return out;
 }
 
 }  // namespace
@@ -140,7 +132,7 @@ void CompiledFunction::returnWrittenArguments(const IValueList& inputs, IValueLi
   }
 }
 
-api::CheckResult CompiledFunction::check(const IValueList& originals, const IValueList& outputs) const {
+api::CheckResult CompiledFunction::compareWithReference(const IValueList& originals, const IValueList& outputs) const {
   bool compiled = executable_ != nullptr;
   const Graph& reference = compiled ? *result_.parsed : *result_.emitted;
   InterpOptions interp;
@@ -160,7 +152,7 @@ std::vector<api::Value> CompiledFunction::runChecked(const std::vector<api::Valu
     IValueList outputs = runOnce(inputs, &kernelCalls);
     if (info) {
       info->kernelCalls = kernelCalls;
-      if (options_.check) info->check = check(originals, outputs);
+      if (options_.check) info->check = compareWithReference(originals, outputs);
     }
     std::vector<api::Value> out;
     out.reserve(outputs.size());
@@ -169,10 +161,41 @@ std::vector<api::Value> CompiledFunction::runChecked(const std::vector<api::Valu
   });
 }
 
-std::vector<api::Value> CompiledFunction::run(const std::vector<api::Value>& args, api::RunInfo* info) const {
+void CompiledFunction::requireSignature(const std::vector<api::Value>& args) const {
   if (argumentSignature(args) != signature_)
     throw api::CompileError("stitch: error: the arguments' types differ from those the program was compiled for");
+}
+
+std::vector<api::Value> CompiledFunction::run(const std::vector<api::Value>& args, api::RunInfo* info) const {
+  requireSignature(args);
   return runChecked(args, info);
+}
+
+api::TimedRuns CompiledFunction::runTimed(const std::vector<api::Value>& args, int repetitions) const {
+  requireSignature(args);
+  return translated([&] {
+    int64_t kernelCalls = 0;
+    TimedRun run = ::stitch::runTimed([&](const IValueList& fresh) { return runOnce(fresh, &kernelCalls); },
+                                      toIValues(args), repetitions);
+    api::TimedRuns out;
+    for (const IValue& v : run.outputs) out.outputs.push_back(toPublic(v));
+    TimeSummary summary = summarizeTimes(run.timesMs);
+    out.timesMs = std::move(run.timesMs);
+    out.medianMs = summary.medianMs;
+    out.minMs = summary.minMs;
+    out.kernelCalls = kernelCalls;
+    return out;
+  });
+}
+
+api::CheckResult CompiledFunction::check(const std::vector<api::Value>& args,
+                                         const std::vector<api::Value>& outputs) const {
+  requireSignature(args);
+  return translated([&] {
+    if (!options_.check)
+      throw UserError("the program was compiled without Options::check, so it keeps no reference to check against");
+    return compareWithReference(cloneValues(toIValues(args)), toIValues(outputs));
+  });
 }
 
 }  // namespace stitch

@@ -30,15 +30,20 @@ class CompiledFunction : public api::Program {
   CompiledFunction(const CompileRequest& request, const IValueList& args);
 
   std::vector<api::Value> run(const std::vector<api::Value>& args, api::RunInfo* info) const override;
+  api::TimedRuns runTimed(const std::vector<api::Value>& args, int repetitions) const override;
+  api::CheckResult check(const std::vector<api::Value>& args, const std::vector<api::Value>& outputs) const override;
   const api::ProgramInfo& info() const override { return info_; }
 
   // run() for arguments already known to have the compiled signature.
   std::vector<api::Value> runChecked(const std::vector<api::Value>& args, api::RunInfo* info) const;
 
  private:
+  void requireSignature(const std::vector<api::Value>& args) const;
   IValueList runOnce(const IValueList& inputs, int64_t* kernelCalls) const;
   void returnWrittenArguments(const IValueList& inputs, IValueList& outputs) const;
-  api::CheckResult check(const IValueList& originals, const IValueList& outputs) const;
+  // `originals` are the arguments as they were before the run; the
+  // reference interpreter may write into them.
+  api::CheckResult compareWithReference(const IValueList& originals, const IValueList& outputs) const;
 
   api::Options options_;
   std::string signature_;

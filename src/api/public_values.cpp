@@ -1,8 +1,6 @@
 // The plain types of the public API: dtypes, tensors, values, stage names.
-#include <cstdlib>
-#include <cstring>
-#include <new>
-
+#include "api/error_translation.h"
+#include "api/value_bridge.h"
 #include "driver/pipeline.h"
 #include "stitch/stitch.h"
 
@@ -44,16 +42,11 @@ std::vector<int64_t> rowMajorStrides(const std::vector<int64_t>& sizes) {
 
 }  // namespace
 
+// The runtime's own tensor, so the limits (a size no machine holds is a
+// clean error, never an overflowed allocation), alignment and messages are
+// the compiler's.
 Tensor Tensor::empty(DType dtype, std::vector<int64_t> sizes) {
-  Tensor t = typeOnly(dtype, std::move(sizes));
-  size_t bytes = (size_t)t.numel() * dtypeSize(dtype);
-  size_t rounded = (bytes + 63) / 64 * 64;
-  void* data = std::aligned_alloc(64, rounded ? rounded : 64);
-  if (!data) throw std::bad_alloc();
-  std::memset(data, 0, rounded);
-  t.data = data;
-  t.owner = std::shared_ptr<const void>(data, [](const void* p) { std::free(const_cast<void*>(p)); });
-  return t;
+  return translated([&] { return toPublic(IValue(stitch::Tensor::empty(sizes, toInternal(dtype)))).tensor(); });
 }
 
 Tensor Tensor::typeOnly(DType dtype, std::vector<int64_t> sizes) {

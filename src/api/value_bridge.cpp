@@ -55,13 +55,6 @@ Tensor borrow(const api::Tensor& t) {
   return flat.asStrided(t.sizes, t.strides, -lo);
 }
 
-IValueList toIValues(const std::vector<api::Value>& items) {
-  IValueList out;
-  out.reserve(items.size());
-  for (const api::Value& v : items) out.push_back(toIValue(v));
-  return out;
-}
-
 std::vector<api::Value> toPublicValues(const IValueList& items) {
   std::vector<api::Value> out;
   out.reserve(items.size());
@@ -70,6 +63,13 @@ std::vector<api::Value> toPublicValues(const IValueList& items) {
 }
 
 }  // namespace
+
+IValueList toIValues(const std::vector<api::Value>& values) {
+  IValueList out;
+  out.reserve(values.size());
+  for (const api::Value& v : values) out.push_back(toIValue(v));
+  return out;
+}
 
 IValue toIValue(const api::Value& value) {
   switch (value.kind()) {

@@ -4,6 +4,7 @@
 // result's storage becomes the owner of the api::Tensor handed back.
 #pragma once
 #include <string>
+#include <vector>
 
 #include "interp/ivalue.h"
 #include "stitch/stitch.h"
@@ -16,6 +17,7 @@ api::DType toPublic(DType dtype);
 // CompileError for a tensor without memory (Tensor::typeOnly) or with
 // sizes and strides of different lengths.
 IValue toIValue(const api::Value& value);
+IValueList toIValues(const std::vector<api::Value>& values);
 api::Value toPublic(const IValue& value);
 
 // The concrete type of a value, as shape inference specializes on it; a

@@ -49,7 +49,7 @@ struct PipelineOptions {
   bool keepParsed = false;  // keep a copy of the graph after stage parsed
   int threads = 2;  // the schedules are tuned for this many threads (0: all cores)
   // Per parameter: the exact element types of a list input (its length and
-  // each element's type; input_binding.h's BoundInputs::listElements). Stage
+  // each element's type; api/argument_types.h's listElementTypes). Stage
   // simplified then rebuilds the list from its elements with a run-time
   // guard (passes/specialize_lists.h), so loops over it can be unrolled.
   // Empty: lists keep their joined element type.

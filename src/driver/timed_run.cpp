@@ -4,9 +4,26 @@
 #include <chrono>
 
 #include "common/error.h"
-#include "driver/input_binding.h"
 
 namespace stitch {
+
+namespace {
+
+IValue cloneValue(const IValue& v) {
+  if (v.isTensor()) return IValue(v.toTensor().clone());
+  if (v.isList()) return IValue::list(cloneValues(v.toList()));
+  if (v.isTuple()) return IValue::tuple(cloneValues(v.toList()));
+  return v;
+}
+
+}  // namespace
+
+IValueList cloneValues(const IValueList& values) {
+  IValueList out;
+  out.reserve(values.size());
+  for (const IValue& v : values) out.push_back(cloneValue(v));
+  return out;
+}
 
 IValueList interpretFresh(const Graph& graph, const IValueList& inputs, const InterpOptions& options) {
   return interpret(graph, cloneValues(inputs), options);

@@ -16,6 +16,10 @@ struct TimedRun {
   std::vector<double> timesMs;  // one per timed run
 };
 
+// Deep copy of tensors (inside lists and tuples too), so a program that
+// writes its inputs in place can be run again on the original values.
+IValueList cloneValues(const IValueList& values);
+
 // One run on a fresh copy of the inputs. Errors pass through as the
 // interpreter raises them: UserError for a bad program (some, like writes
 // to overlapping memory, show only when it runs), RuntimeFailure for what

@@ -3,11 +3,9 @@
 // is compiled, so dump works without a C compiler.
 #include <iostream>
 
+#include "command_options.h"
 #include "commands.h"
-#include "driver/command_options.h"
-#include "driver/input_binding.h"
-#include "driver/pipeline.h"
-#include "driver/program_loader.h"
+#include "input_binding.h"
 #include "usage.h"
 
 namespace stitch::cli {
@@ -18,25 +16,10 @@ int dumpCommand(const std::vector<std::string>& args) {
     std::cout << kDumpUsage;
     return 0;
   }
-  LoadedProgram program = loadProgram(o.file, o.fn);
+  api::Function fn = api::Module::fromFile(o.file).function(o.fn);
   InputSources sources;
   sources.specs = o.inputs;
-  std::vector<TypePtr> types = bindInputTypes(program.entry, sources);
-
-  PassLogger logger = PassLogger::fromEnvironment(!o.stage.has_value());
-  PipelineOptions pipelineOptions;
-  pipelineOptions.last = o.stage.value_or(lastAvailableStage());
-  pipelineOptions.listInputs = bindListElementTypes(program.entry, sources);
-  PipelineResult result =
-      runPipeline(*program.module, program.entry.name, types, pipelineOptions, logger);
-  if (o.stage) {
-    std::cout << stageText(result, *o.stage);
-  } else {
-    for (const PassRecord& record : logger.records()) std::cout << PassLogger::format(record);
-  }
-  if (!result.functionalFallback.empty())
-    std::cout << "# functionalization refused this program; later stages keep it as written: "
-              << result.functionalFallback << "\n";
+  std::cout << fn.dump(bindInputTypes(fn, sources), o.stage);
   return 0;
 }
 

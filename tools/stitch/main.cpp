@@ -8,12 +8,13 @@
 #include <vector>
 
 #include "commands.h"
-#include "common/error.h"
+#include "stitch/stitch.h"
 #include "usage.h"
+#include "user_error.h"
 
 namespace {
 
-using stitch::UserError;
+namespace api = stitch::api;
 
 int einsumDispatch(const std::vector<std::string>& args) {
 #ifdef STITCH_HAVE_TENSOROP
@@ -37,20 +38,13 @@ int dispatch(const std::vector<std::string>& args) {
     return 0;
   }
   if (command == "--version" || command == "version") {
-    std::cout << stitch::cli::kVersion << "\n";
+    std::cout << stitch::cli::versionLine() << "\n";
     return 0;
   }
   if (command == "run") return stitch::cli::runCommand(rest);
   if (command == "dump") return stitch::cli::dumpCommand(rest);
   if (command == "einsum") return einsumDispatch(rest);
-  throw UserError(stitch::errorMessage("unknown command '", command,
-                                       "' (expected run, dump or einsum; see stitch --help)"));
-}
-
-// InternalError's text already starts with "internal error: ".
-std::string internalText(const std::string& what) {
-  const std::string prefix = "internal error: ";
-  return what.rfind(prefix, 0) == 0 ? what.substr(prefix.size()) : what;
+  throw stitch::cli::userError("unknown command '", command, "' (expected run, dump or einsum; see stitch --help)");
 }
 
 int fail(const std::string& line, int code) {
@@ -65,12 +59,12 @@ int main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
   try {
     return dispatch(args);
-  } catch (const stitch::UserError& e) {
-    return fail(e.formatted(), 2);
-  } catch (const stitch::RuntimeFailure& e) {
-    return fail(e.formatted(), 1);
-  } catch (const stitch::InternalError& e) {
-    return fail("stitch: internal error: " + internalText(e.what()), 1);
+  } catch (const api::CompileError& e) {
+    return fail(e.what(), 2);
+  } catch (const api::RunError& e) {
+    return fail(e.what(), 1);
+  } catch (const api::InternalError& e) {
+    return fail(e.what(), 1);
   } catch (const std::bad_alloc&) {
     return fail("stitch: error: out of memory", 1);
   } catch (const std::exception& e) {

@@ -1,8 +1,10 @@
 #include "usage.h"
 
+#include "stitch/stitch.h"
+
 namespace stitch::cli {
 
-const char* const kVersion = "stitch 0.1.0 (TensorStitch)";
+std::string versionLine() { return std::string("stitch ") + api::version() + " (TensorStitch)"; }
 
 const char* const kMainUsage = R"TXT(usage: stitch <command> [options]
 
@@ -27,7 +29,8 @@ Runs a function of FILE.py (by default the last one) and prints its outputs.
 
 options:
   --fn NAME            the function to run (default: the last one in the file)
-  --input NAME=SPEC    an input; repeat for each parameter. SPEC is
+  --input NAME=SPEC    an input; repeat for each parameter (one with a
+                       default may be left out). SPEC is
                          f32[800,1333,3]  a random tensor (dtypes f32 f64 i32
                                           i64 bool; f32[] is 0-dim): floats
                                           uniform in [-1, 1), integers in

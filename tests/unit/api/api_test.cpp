@@ -152,7 +152,13 @@ TEST(Api, BadProgramsGiveLocatedCompileErrors) {
     EXPECT_EQ(std::string(e.what()).rfind("prog.py:", 0), 0u) << e.what();
   }
   EXPECT_THROW(api::Module::fromSource("def f(x):\n  return x +\n", "bad.py"), api::CompileError);
-  EXPECT_THROW(api::Module::fromSource(kSource, "prog.py").function("nope"), api::CompileError);
+  try {
+    api::Module::fromSource(kSource, "prog.py").function("nope");
+    FAIL() << "no error";
+  } catch (const api::CompileError& e) {
+    EXPECT_NE(std::string(e.what()).find("no function 'nope' in prog.py (it defines scale_shift, "), std::string::npos)
+        << e.what();
+  }
 }
 
 TEST(Api, CheckComparesWithTheInterpreter) {
@@ -163,6 +169,66 @@ TEST(Api, CheckComparesWithTheInterpreter) {
   ASSERT_TRUE(info.check.has_value());
   EXPECT_TRUE(info.check->ok) << info.check->mismatch;
   EXPECT_GT(info.kernelCalls, 0);
+}
+
+// bump_first_row writes its argument: every timed run must see the values
+// the caller passed, and the caller's tensor must stay as it was.
+TEST(Api, TimedRunsWorkOnCopiesAndCheckOnDemand) {
+  api::Function f = function("bump_first_row");
+  api::Tensor x = randomTensor({3, 4});
+  std::vector<float> before(static_cast<float*>(x.data), static_cast<float*>(x.data) + 12);
+  std::vector<api::Value> args = f.bind({x, 1.5});
+  for (api::Mode mode : {api::Mode::Compiled, api::Mode::Interp}) {
+    api::Options options;
+    options.mode = mode;
+    options.check = true;
+    std::shared_ptr<const api::Program> p = f.compile(args, options);
+    api::TimedRuns runs = p->runTimed(args, 3);
+    ASSERT_EQ(runs.timesMs.size(), 3u);
+    EXPECT_LE(runs.minMs, runs.medianMs);
+    EXPECT_EQ(runs.kernelCalls > 0, mode == api::Mode::Compiled);
+    ASSERT_EQ(runs.outputs.size(), 1u);
+    const api::Tensor& y = runs.outputs[0].tensor();
+    for (int64_t i = 0; i < 3; ++i) {
+      float row = 0;
+      for (int64_t j = 0; j < 4; ++j) row += before[i * 4 + j] + (i == 0 ? 1.5f : 0.0f);
+      EXPECT_NEAR(at(y, {i}), row, 1e-4) << "row " << i;  // bumped once, not four times
+    }
+    for (int k = 0; k < 12; ++k) EXPECT_EQ(static_cast<float*>(x.data)[k], before[k]);
+    api::CheckResult check = p->check(args, runs.outputs);
+    EXPECT_TRUE(check.ok) << check.mismatch;
+    EXPECT_FALSE(check.reference.empty());
+    std::vector<api::Value> wrong = {api::Value(randomTensor({3}))};
+    EXPECT_FALSE(p->check(args, wrong).ok);
+    EXPECT_EQ(p->runTimed(args, 0).timesMs.size(), 1u);
+  }
+  std::shared_ptr<const api::Program> unchecked = f.compile(args);
+  EXPECT_THROW(unchecked->check(args, unchecked->runTimed(args, 0).outputs), api::CompileError);
+}
+
+TEST(Api, ParametersDescribeTheirAnnotations) {
+  api::Function totalFn = function("total"), scaleShiftFn = function("scale_shift");
+  const std::vector<api::Parameter>& total = totalFn.parameters();
+  ASSERT_EQ(total.size(), 1u);
+  EXPECT_EQ(total[0].type.kind, api::ParameterType::Kind::List);
+  EXPECT_EQ(total[0].type.text, "List[Tensor]");
+  ASSERT_EQ(total[0].type.elements.size(), 1u);
+  EXPECT_EQ(total[0].type.elements[0].kind, api::ParameterType::Kind::Tensor);
+  const std::vector<api::Parameter>& scaleShift = scaleShiftFn.parameters();
+  EXPECT_EQ(scaleShift[0].type.kind, api::ParameterType::Kind::Tensor);
+  EXPECT_EQ(scaleShift[1].type.kind, api::ParameterType::Kind::Float);
+  EXPECT_EQ(function("pair").parameters()[1].type.kind, api::ParameterType::Kind::Int);
+}
+
+TEST(Api, TensorsNoMachineHoldsAreCleanErrors) {
+  try {
+    api::Tensor::empty(api::DType::f64, {int64_t(1) << 40, int64_t(1) << 40});
+    FAIL() << "no error";
+  } catch (const api::RunError& e) {
+    EXPECT_EQ(std::string(e.what()).rfind("stitch: error: cannot allocate a tensor of shape [", 0), 0u) << e.what();
+  }
+  EXPECT_THROW(api::Tensor::empty(api::DType::f32, {2, -1}), api::CompileError);
+  EXPECT_EQ(api::Tensor::empty(api::DType::f32, {0, int64_t(1) << 50}).numel(), 0);
 }
 
 TEST(Api, ConcurrentCallsGetTheirOwnResults) {

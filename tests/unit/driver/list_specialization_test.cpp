@@ -4,12 +4,12 @@
 // error, never compute a wrong result.
 #include <gtest/gtest.h>
 
+#include "../common/spec_inputs.h"
 #include "driver/compare.h"
-#include "driver/input_binding.h"
-#include "driver/input_spec.h"
 #include "driver/outputs.h"
 #include "driver/pipeline.h"
 #include "driver/program_loader.h"
+#include "driver/timed_run.h"
 #include "interp/interpreter.h"
 #include "runtime/executable.h"
 #include "test_util.h"
@@ -17,14 +17,9 @@
 namespace stitch {
 namespace {
 
+using testing::bindSpecs;
 using testing::freshSeed;
-
-BoundInputs bindSpecs(const LoadedProgram& p, const std::vector<std::string>& specs, uint64_t seed) {
-  InputSources sources;
-  sources.seed = seed;
-  for (const std::string& s : specs) sources.specs.push_back(parseNamedInputSpec(s));
-  return bindInputs(p.entry, sources);
-}
+using testing::SpecInputs;
 
 std::vector<std::string> bboxInputs(const std::string& anchors, const std::string& deltas) {
   return {"anchors=" + anchors, "deltas=" + deltas, "width=640", "height=480"};
@@ -35,7 +30,7 @@ TEST(ListSpecialization, CompiledForOneListShapeRefusesOthers) {
   setenv("STITCH_CACHE_DIR", cache.file("cache").c_str(), 1);
   LoadedProgram p = loadProgram(std::string(STITCH_SOURCE_DIR) + "/examples/bbox_decode.py");
   const std::string lists = "[f32[120,4],f32[30,4],f32[8,4]]";
-  BoundInputs spec = bindSpecs(p, bboxInputs(lists, lists), freshSeed());
+  SpecInputs spec = bindSpecs(p, bboxInputs(lists, lists), freshSeed());
   PassLogger logger;
   PipelineOptions options;
   options.last = Stage::Code;
@@ -48,7 +43,7 @@ TEST(ListSpecialization, CompiledForOneListShapeRefusesOthers) {
   ASSERT_GE(exe->kernelGraph().kernels.size(), 1u);
 
   uint64_t seed = freshSeed();
-  BoundInputs same = bindSpecs(p, bboxInputs(lists, lists), seed);
+  SpecInputs same = bindSpecs(p, bboxInputs(lists, lists), seed);
   CheckResult c = compareOutputs(flattenOutputs(exe->run(cloneValues(same.values))),
                                  flattenOutputs(interpret(*r.parsed, cloneValues(same.values))));
   EXPECT_TRUE(c.ok) << "seed " << seed << ", max abs error " << c.maxAbsError;
@@ -59,7 +54,7 @@ TEST(ListSpecialization, CompiledForOneListShapeRefusesOthers) {
       {"[f32[120,4],f32[31,4],f32[8,4]]", "[f32[120,4],f32[31,4],f32[8,4]]"},     // other rows
   };
   for (const auto& [anchors, deltas] : others) {
-    BoundInputs in = bindSpecs(p, bboxInputs(anchors, deltas), seed);
+    SpecInputs in = bindSpecs(p, bboxInputs(anchors, deltas), seed);
     try {
       exe->run(cloneValues(in.values));
       ADD_FAILURE() << "ran on " << anchors << " although compiled for " << lists;

@@ -1,5 +1,5 @@
-// The spine and the run path: pass logging, stages, loading, input binding,
-// interpretation on fresh input copies.
+// The spine and the run path: pass logging, stages, loading, interpretation
+// on fresh input copies (inputs bound from specs as `stitch run` binds them).
 #include "driver/pipeline.h"
 
 #include <gtest/gtest.h>
@@ -7,7 +7,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "driver/input_binding.h"
+#include "../common/spec_inputs.h"
 #include "driver/outputs.h"
 #include "driver/program_loader.h"
 #include "driver/timed_run.h"
@@ -16,8 +16,10 @@
 namespace stitch {
 namespace {
 
+using testing::bindSpecs;
 using testing::freshSeed;
 using testing::ScratchDir;
+using testing::SpecInputs;
 
 TEST(PassLogger, MarksUnchangedPassesAndEchoes) {
   Graph g;
@@ -113,10 +115,7 @@ TEST_F(DriverProgram, RunsThePipelineAndInterprets) {
   uint64_t seed = freshSeed();
   SCOPED_TRACE("seed " + std::to_string(seed));
   LoadedProgram p = loadProgram(path_, "swap_rows");
-  InputSources sources;
-  sources.seed = seed;
-  sources.specs = {parseNamedInputSpec("x=f32[3,4]"), parseNamedInputSpec("s=0.5")};
-  BoundInputs in = bindInputs(p.entry, sources);
+  SpecInputs in = bindSpecs(p, {"x=f32[3,4]", "s=0.5"}, seed);
 
   PassLogger logger(true);
   PipelineOptions options;
@@ -147,10 +146,7 @@ TEST_F(DriverProgram, RunsThePipelineAndInterprets) {
 
 TEST_F(DriverProgram, RepeatedRunsSeeFreshInputs) {
   LoadedProgram p = loadProgram(path_);
-  InputSources sources;
-  sources.seed = freshSeed();
-  sources.specs = {parseNamedInputSpec("x=f64[5]")};
-  BoundInputs in = bindInputs(p.entry, sources);
+  SpecInputs in = bindSpecs(p, {"x=f64[5]"}, freshSeed());
   Tensor original = in.values[0].toTensor().clone();
   PassLogger logger;
   PipelineResult r = runPipeline(*p.module, p.entry.name, in.types, {}, logger);
@@ -162,13 +158,21 @@ TEST_F(DriverProgram, RepeatedRunsSeeFreshInputs) {
   }
 }
 
+// As `stitch dump` types a program: nothing allocated for a random spec, and
+// a parameter without one keeps its annotation.
+TEST_F(DriverProgram, TypesOnlyInputsKeepAnnotationsForMissingOnes) {
+  LoadedProgram p = loadProgram(path_, "swap_rows");
+  std::vector<TypePtr> types = testing::specTypes(p, {"x=f32[100000,100000]"});
+  ASSERT_EQ(types.size(), 2u);
+  EXPECT_EQ(types[0]->str(), Type::tensor(DType::f32, Shape{100000, 100000})->str());
+  EXPECT_EQ(types[1]->kind(), TypeKind::Float);
+}
+
 // The code generator's stages: the kernel graph, then each kernel's uops,
 // then one C file; each pass logs its text, and nothing is compiled.
 TEST_F(DriverProgram, CodeStagesPlanLinearizeAndRender) {
   LoadedProgram p = loadProgram(path_, "swap_rows");
-  InputSources sources;
-  sources.specs = {parseNamedInputSpec("x=f32[3,4]"), parseNamedInputSpec("s=0.5")};
-  std::vector<TypePtr> types = bindInputTypes(p.entry, sources);
+  std::vector<TypePtr> types = testing::specTypes(p, {"x=f32[3,4]", "s=0.5"});
   PassLogger logger(true);
   PipelineOptions options;
   options.last = Stage::Code;
@@ -221,10 +225,7 @@ TEST_F(DriverProgram, FusedStageStopsBeforeTheKernels) {
 // hides it, so the caller sees one output, as under PyTorch.
 TEST_F(DriverProgram, FunctionalStagesWriteBackMutatedInputs) {
   LoadedProgram p = loadProgram(path_);
-  InputSources sources;
-  sources.seed = freshSeed();
-  sources.specs = {parseNamedInputSpec("x=f64[6]")};
-  BoundInputs in = bindInputs(p.entry, sources);
+  SpecInputs in = bindSpecs(p, {"x=f64[6]"}, freshSeed());
   Tensor original = in.values[0].toTensor().clone();
   for (Stage stage : {Stage::Functional, Stage::Simplified}) {
     SCOPED_TRACE(stageName(stage));
@@ -268,10 +269,7 @@ TEST(DriverFallback, RefusedProgramsRunAsWritten) {
                          "    x.mul_(10.0)\n"
                          "    return [rows[0], rows[2]]\n";
   LoadedProgram p = loadProgram(path);
-  InputSources sources;
-  sources.seed = freshSeed();
-  sources.specs = {parseNamedInputSpec("x=f32[3,4]")};
-  BoundInputs in = bindInputs(p.entry, sources);
+  SpecInputs in = bindSpecs(p, {"x=f32[3,4]"}, freshSeed());
   const Tensor& x = in.values[0].toTensor();
   for (Stage stage : {Stage::Functional, Stage::Simplified}) {
     SCOPED_TRACE(stageName(stage));
@@ -289,6 +287,16 @@ TEST(DriverFallback, RefusedProgramsRunAsWritten) {
       EXPECT_EQ(outs[1].value.toTensor().getDouble(j), (double)((float)x.getDouble(8 + j) * 10.0f));
     }
   }
+}
+
+TEST(FreshInputs, CloneValuesCopiesTensorsDeeply) {
+  std::mt19937_64 rng(freshSeed());
+  Tensor t = testing::randomTensor(rng, DType::f32, {3});
+  IValueList values = {IValue(t), IValue::list({IValue(t)})};
+  IValueList copy = cloneValues(values);
+  EXPECT_FALSE(copy[0].toTensor().sameStorage(t));
+  EXPECT_FALSE(copy[1].toList()[0].toTensor().sameStorage(t));
+  testing::expectSameTensor(copy[1].toList()[0].toTensor(), t);
 }
 
 }  // namespace

@@ -1,10 +1,9 @@
-// Outputs, comparison and JSON: the pieces `stitch run` reports with.
+// Flattened outputs and their comparison: what --check reports.
 #include <gtest/gtest.h>
 
 #include <cmath>
 
 #include "driver/compare.h"
-#include "driver/json_writer.h"
 #include "driver/outputs.h"
 #include "test_util.h"
 
@@ -28,33 +27,8 @@ TEST(Outputs, FlattensNestedListsAndTuplesInOrder) {
   EXPECT_EQ(outs[2].name, "out2");
   EXPECT_EQ(outputDType(outs[2].value), "float");
   EXPECT_EQ(outputDType(outs[3].value), "int");
-  EXPECT_EQ(outputShape(outs[1].value), (std::vector<int64_t>{3, 1}));
-
-  std::vector<NamedTensor> arrays = outputsAsArrays(outs);
-  ASSERT_EQ(arrays.size(), 4u);
-  EXPECT_EQ(arrays[2].tensor.dtype(), DType::f64);
-  EXPECT_EQ(arrays[2].tensor.dim(), 0);
-  EXPECT_EQ(arrays[2].tensor.item(), 2.5);
-  EXPECT_EQ(arrays[3].tensor.dtype(), DType::i64);
-  EXPECT_EQ(arrays[3].tensor.getInt(0), 7);
-  EXPECT_THROW(outputsAsArrays({{"out0", IValue()}}), UserError);
-}
-
-TEST(Outputs, SummaryMatchesAStraightSum) {
-  uint64_t seed = freshSeed();
-  SCOPED_TRACE("seed " + std::to_string(seed));
-  std::mt19937_64 rng(seed);
-  Tensor base = randomTensor(rng, DType::f64, {5, 4});
-  Tensor view = base.asStrided({4, 5}, {1, 4}, 0);  // a transposed view
-  TensorSummary s = summarize(view, 3);
-  double sum = 0;
-  for (int64_t i = 0; i < 20; ++i) sum += view.getDouble(i);
-  EXPECT_NEAR(s.sum, sum, 1e-9 * (1 + std::fabs(sum)));
-  EXPECT_NEAR(s.mean, sum / 20, 1e-9 * (1 + std::fabs(sum)));
-  ASSERT_EQ(s.first.size(), 3u);
-  for (int64_t i = 0; i < 3; ++i) EXPECT_EQ(s.first[i], view.getDouble(i));
-  std::string line = describeOutput({"out0", IValue(view)});
-  EXPECT_EQ(line.rfind("out0: f64[4, 5]", 0), 0u) << line;
+  EXPECT_EQ(outputDType(outs[1].value), "i64");
+  EXPECT_EQ(outputDType(IValue()), "None");
 }
 
 TEST(Compare, ToleranceAndMismatches) {
@@ -81,20 +55,6 @@ TEST(Compare, ToleranceAndMismatches) {
   EXPECT_FALSE(compareOutputs({}, {{"out0", IValue(a)}}).ok);
   EXPECT_FALSE(compareOutputs({{"out0", IValue((int64_t)3)}}, {{"out0", IValue(3.0)}}).ok);
   EXPECT_TRUE(compareOutputs({{"out0", IValue(std::nan(""))}}, {{"out0", IValue(std::nan(""))}}).ok);
-}
-
-TEST(Json, WritesNestedValues) {
-  JsonWriter j;
-  j.beginObject();
-  j.key("name").value("a\"b\n");
-  j.key("shape").intArray({2, 3});
-  j.key("t").beginObject().key("median").value(1.5).key("nan").value(std::nan("")).endObject();
-  j.key("ok").value(true);
-  j.key("empty").beginArray().endArray();
-  j.endObject();
-  EXPECT_EQ(j.str(),
-            "{\"name\": \"a\\\"b\\n\", \"shape\": [2, 3], \"t\": {\"median\": 1.5, \"nan\": null}, "
-            "\"ok\": true, \"empty\": []}");
 }
 
 }  // namespace

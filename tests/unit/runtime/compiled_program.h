@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "driver/input_binding.h"
+#include "../common/spec_inputs.h"
 #include "driver/pipeline.h"
 #include "driver/program_loader.h"
 #include "driver/timed_run.h"
@@ -33,10 +33,8 @@ inline Compiled compileProgram(const std::string& source, const std::string& fn,
                          .string();
   std::ofstream(path) << "import torch\nfrom typing import List, Tuple\n\n\n" << source;
   Compiled c{loadProgram(path, fn), {}, nullptr, {}};
+  c.types = testing::specTypes(c.program, specs);
   std::filesystem::remove(path);
-  InputSources sources;
-  for (const std::string& s : specs) sources.specs.push_back(parseNamedInputSpec(s));
-  c.types = bindInputTypes(c.program.entry, sources);
   PassLogger logger;
   PipelineOptions options;
   options.last = Stage::Code;

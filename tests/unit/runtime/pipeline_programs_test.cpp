@@ -7,7 +7,6 @@
 
 #include <fstream>
 
-#include "driver/input_binding.h"
 #include "driver/pipeline.h"
 #include "driver/program_loader.h"
 #include "driver/timed_run.h"

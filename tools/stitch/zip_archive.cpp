@@ -1,4 +1,4 @@
-#include "driver/zip_archive.h"
+#include "zip_archive.h"
 
 #include <zlib.h>
 
@@ -6,9 +6,9 @@
 #include <cstdint>
 #include <limits>
 
-#include "common/error.h"
+#include "user_error.h"
 
-namespace stitch {
+namespace stitch::cli {
 
 namespace {
 
@@ -29,7 +29,7 @@ class Reader {
   Reader(const std::string& bytes, const std::string& what) : bytes_(bytes), what_(what) {}
 
   [[noreturn]] void fail(const std::string& why) const {
-    throw UserError(errorMessage(what_, " is not a valid .npz (zip) file: ", why));
+    throw userError(what_, " is not a valid .npz (zip) file: ", why);
   }
   uint64_t le(size_t at, size_t n) const {
     if (at > bytes_.size() || n > bytes_.size() - at) fail("truncated");
@@ -143,7 +143,7 @@ std::string inflateRaw(const Reader& r, const std::string& compressed, uint64_t 
   }
   inflateEnd(&zs);
   if (status != Z_STREAM_END || outPos != size)
-    r.fail(errorMessage("member '", name, "' does not inflate to its recorded size"));
+    r.fail(joined("member '", name, "' does not inflate to its recorded size"));
   return out;
 }
 
@@ -155,9 +155,9 @@ uint32_t crcOf(const std::string& data) {
 }
 
 std::string readMemberData(const Reader& r, const Entry& e) {
-  if (e.flags & 1) r.fail(errorMessage("member '", e.name, "' is encrypted"));
+  if (e.flags & 1) r.fail(joined("member '", e.name, "' is encrypted"));
   size_t local = e.localOffset;
-  if (r.u32(local) != kLocalHeaderSig) r.fail(errorMessage("bad local header for '", e.name, "'"));
+  if (r.u32(local) != kLocalHeaderSig) r.fail(joined("bad local header for '", e.name, "'"));
   size_t dataStart = local + 30 + r.u16(local + 26) + r.u16(local + 28);
   std::string raw = r.slice(dataStart, e.compressedSize);
   std::string data;
@@ -166,18 +166,18 @@ std::string readMemberData(const Reader& r, const Entry& e) {
   } else if (e.method == kMethodDeflated) {
     data = inflateRaw(r, raw, e.size, e.name);
   } else {
-    r.fail(errorMessage("member '", e.name, "' uses compression method ", e.method,
+    r.fail(joined("member '", e.name, "' uses compression method ", e.method,
                         " (only stored and deflated are supported)"));
   }
-  if (data.size() != e.size) r.fail(errorMessage("member '", e.name, "' has the wrong size"));
-  if (crcOf(data) != e.crc) r.fail(errorMessage("CRC mismatch in member '", e.name, "'"));
+  if (data.size() != e.size) r.fail(joined("member '", e.name, "' has the wrong size"));
+  if (crcOf(data) != e.crc) r.fail(joined("CRC mismatch in member '", e.name, "'"));
   return data;
 }
 
 std::string deflateRaw(const std::string& data) {
   z_stream zs{};
   if (deflateInit2(&zs, Z_DEFAULT_COMPRESSION, Z_DEFLATED, -MAX_WBITS, 8, Z_DEFAULT_STRATEGY) != Z_OK)
-    throw RuntimeFailure("zlib could not start deflating");
+    throw api::RunError("stitch: error: zlib could not start deflating");
   std::string out(deflateBound(&zs, (uLong)data.size()), '\0');
   size_t inPos = 0, outPos = 0;
   int status = Z_OK;
@@ -195,7 +195,7 @@ std::string deflateRaw(const std::string& data) {
     if (status == Z_STREAM_ERROR) break;
   }
   deflateEnd(&zs);
-  if (status != Z_STREAM_END) throw RuntimeFailure("zlib failed to deflate");
+  if (status != Z_STREAM_END) throw api::RunError("stitch: error: zlib failed to deflate");
   out.resize(outPos);
   return out;
 }
@@ -243,7 +243,7 @@ std::string buildZip(const std::vector<ZipMember>& members, ZipCompression compr
     uint16_t method = compression == ZipCompression::Deflated ? kMethodDeflated : kMethodStored;
     uint32_t crc = crcOf(m.data);
     if (m.data.size() >= kMax32 || payload.size() >= kMax32 || out.size() >= kMax32)
-      throw UserError(errorMessage("output '", m.name, "' is too large for an .npz file (4 GiB)"));
+      throw userError("output '", m.name, "' is too large for an .npz file (4 GiB)");
     size_t localOffset = out.size();
     putLE(out, kLocalHeaderSig, 4);
     putCommonFields(out, method, crc, payload.size(), m.data.size(), m.name);
@@ -261,7 +261,7 @@ std::string buildZip(const std::vector<ZipMember>& members, ZipCompression compr
     central += m.name;
   }
   if (members.size() >= 0xffff || out.size() >= kMax32)
-    throw UserError("too many or too large outputs for an .npz file");
+    throw userError("too many or too large outputs for an .npz file");
   size_t centralOffset = out.size();
   out += central;
   putLE(out, kEndSig, 4);
@@ -275,4 +275,4 @@ std::string buildZip(const std::vector<ZipMember>& members, ZipCompression compr
   return out;
 }
 
-}  // namespace stitch
+}  // namespace stitch::cli

@@ -1,18 +1,15 @@
 // The options of `stitch run` and `stitch dump`, parsed and validated (the
-// CLI contract is in DESIGN.md). Throws UserError for bad arguments,
-// including stages this build does not implement yet.
+// CLI contract is in DESIGN.md). Throws a userError for bad arguments.
 #pragma once
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "driver/input_spec.h"
-#include "driver/pipeline.h"
+#include "input_spec.h"
+#include "stitch/stitch.h"
 
-namespace stitch {
-
-enum class RunMode { Interp, Compiled };
+namespace stitch::cli {
 
 struct RunOptions {
   bool help = false;
@@ -21,8 +18,8 @@ struct RunOptions {
   std::vector<NamedInputSpec> inputs;
   std::string inputsFile;   // --inputs, empty: none
   std::string outputsFile;  // --outputs, empty: none
-  RunMode mode = RunMode::Compiled;
-  Stage stage = Stage::Parsed;  // the IR to interpret (--mode interp only)
+  api::Mode mode = api::Mode::Compiled;
+  api::Stage stage = api::Stage::Parsed;  // the IR to interpret (--mode interp only)
   bool check = false;
   int bench = 0;  // 0: a single timed run
   uint64_t seed = 0;
@@ -36,10 +33,10 @@ struct DumpOptions {
   std::string file;
   std::string fn;
   std::vector<NamedInputSpec> inputs;
-  std::optional<Stage> stage = Stage::Parsed;  // nullopt: all stages
+  std::optional<api::Stage> stage = api::Stage::Parsed;  // nullopt: all stages
 };
 
 RunOptions parseRunOptions(const std::vector<std::string>& args);
 DumpOptions parseDumpOptions(const std::vector<std::string>& args);
 
-}  // namespace stitch
+}  // namespace stitch::cli

@@ -1,11 +1,11 @@
-#include "driver/option_parser.h"
+#include "option_parser.h"
 
 #include <cerrno>
 #include <cstdlib>
 
-#include "common/error.h"
+#include "user_error.h"
 
-namespace stitch {
+namespace stitch::cli {
 
 namespace {
 
@@ -51,27 +51,27 @@ ParsedOptions parseOptions(const std::vector<std::string>& args,
       continue;
     }
     if (arg.rfind("--", 0) != 0)
-      throw UserError(errorMessage("unknown option '", arg, "' for 'stitch ", command,
-                                   "' (see stitch ", command, " --help)"));
+      throw userError("unknown option '", arg, "' for 'stitch ", command, "' (see stitch ", command,
+                      " --help)");
     size_t eq = arg.find('=');
     std::string name = arg.substr(2, eq == std::string::npos ? std::string::npos : eq - 2);
     const OptionDef* def = findDef(defs, name);
     if (!def)
-      throw UserError(errorMessage("unknown option '--", name, "' for 'stitch ", command,
-                                   "' (see stitch ", command, " --help)"));
+      throw userError("unknown option '--", name, "' for 'stitch ", command, "' (see stitch ", command,
+                      " --help)");
     std::string value;
     if (!def->takesValue) {
       if (eq != std::string::npos)
-        throw UserError(errorMessage("option '--", name, "' takes no value"));
+        throw userError("option '--", name, "' takes no value");
     } else if (eq != std::string::npos) {
       value = arg.substr(eq + 1);
     } else if (i + 1 < args.size()) {
       value = args[++i];
     } else {
-      throw UserError(errorMessage("option '--", name, "' needs a value"));
+      throw userError("option '--", name, "' needs a value");
     }
     if (parsed.has(name) && !def->repeatable)
-      throw UserError(errorMessage("option '--", name, "' is given more than once"));
+      throw userError("option '--", name, "' is given more than once");
     parsed.values[name].push_back(value);
   }
   return parsed;
@@ -84,9 +84,8 @@ int64_t parseIntegerOption(const std::string& option, const std::string& text, i
   long long v = std::strtoll(text.c_str(), &end, 10);
   bool whole = !text.empty() && end == text.c_str() + text.size();
   if (!whole || errno == ERANGE || v < min || v > max)
-    throw UserError(errorMessage("--", option, " expects an integer in [", min, ", ", max,
-                                 "], got '", text, "'"));
+    throw userError("--", option, " expects an integer in [", min, ", ", max, "], got '", text, "'");
   return v;
 }
 
-}  // namespace stitch
+}  // namespace stitch::cli

@@ -1,14 +1,21 @@
-#include "driver/input_spec.h"
+#include "input_spec.h"
 
 #include <cctype>
 #include <cerrno>
 #include <cstdlib>
+#include <optional>
 
-#include "common/error.h"
+#include "user_error.h"
 
-namespace stitch {
+namespace stitch::cli {
 
 namespace {
+
+std::optional<api::DType> dtypeFromName(const std::string& name) {
+  for (api::DType t : {api::DType::b8, api::DType::i32, api::DType::i64, api::DType::f32, api::DType::f64})
+    if (name == api::dtypeName(t)) return t;
+  return std::nullopt;
+}
 
 class SpecParser {
  public:
@@ -17,13 +24,13 @@ class SpecParser {
   InputSpec parseWhole() {
     InputSpec spec = parseSpec();
     skipSpaces();
-    if (pos_ != text_.size()) fail(errorMessage("unexpected '", text_.substr(pos_), "'"));
+    if (pos_ != text_.size()) fail(joined("unexpected '", text_.substr(pos_), "'"));
     return spec;
   }
 
  private:
   [[noreturn]] void fail(const std::string& why) const {
-    throw UserError(errorMessage("bad input spec '", text_, "': ", why));
+    throw userError("bad input spec '", text_, "': ", why);
   }
 
   void skipSpaces() {
@@ -35,7 +42,7 @@ class SpecParser {
 
   void expect(char c) {
     skipSpaces();
-    if (peek() != c) fail(errorMessage("expected '", c, "'"));
+    if (peek() != c) fail(joined("expected '", c, "'"));
     ++pos_;
   }
 
@@ -60,14 +67,14 @@ class SpecParser {
       }
       break;
     }
-    if (start == pos_) fail(errorMessage("unexpected '", peek(), "'"));
+    if (start == pos_) fail(joined("unexpected '", peek(), "'"));
     return text_.substr(start, pos_ - start);
   }
 
   InputSpec parseTensor(const std::string& dtypeName) {
     auto dtype = dtypeFromName(dtypeName);
     if (!dtype)
-      fail(errorMessage("unknown dtype '", dtypeName, "' (expected f32, f64, i32, i64 or bool)"));
+      fail(joined("unknown dtype '", dtypeName, "' (expected f32, f64, i32, i64 or bool)"));
     InputSpec spec;
     spec.kind = InputSpec::Kind::RandomTensor;
     spec.dtype = *dtype;
@@ -104,7 +111,7 @@ class SpecParser {
     errno = 0;
     char* end = nullptr;
     long long v = std::strtoll(digits.c_str(), &end, 10);
-    if (errno == ERANGE || v > (1LL << 40)) fail(errorMessage("dimension ", digits, " is too large"));
+    if (errno == ERANGE || v > (1LL << 40)) fail(joined("dimension ", digits, " is too large"));
     return v;
   }
 
@@ -158,7 +165,7 @@ LiteralKind classifyLiteral(const std::string& text) {
 std::string InputSpec::str() const {
   switch (kind) {
     case Kind::RandomTensor: {
-      std::string s = dtypeName(dtype);
+      std::string s = api::dtypeName(dtype);
       s += '[';
       for (size_t i = 0; i < shape.size(); ++i) {
         if (i) s += ',';
@@ -185,13 +192,13 @@ InputSpec parseInputSpec(const std::string& text) { return SpecParser(text).pars
 NamedInputSpec parseNamedInputSpec(const std::string& text) {
   size_t eq = text.find('=');
   if (eq == std::string::npos)
-    throw UserError(errorMessage("bad --input '", text, "': expected NAME=SPEC, e.g. x=f32[2,3]"));
+    throw userError("bad --input '", text, "': expected NAME=SPEC, e.g. x=f32[2,3]");
   NamedInputSpec named;
   named.name = text.substr(0, eq);
   if (named.name.empty())
-    throw UserError(errorMessage("bad --input '", text, "': the name before '=' is empty"));
+    throw userError("bad --input '", text, "': the name before '=' is empty");
   named.spec = parseInputSpec(text.substr(eq + 1));
   return named;
 }
 
-}  // namespace stitch
+}  // namespace stitch::cli

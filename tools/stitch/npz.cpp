@@ -1,12 +1,12 @@
-#include "driver/npz.h"
+#include "npz.h"
 
 #include <fstream>
 #include <sstream>
 
-#include "common/error.h"
-#include "driver/npy.h"
+#include "npy.h"
+#include "user_error.h"
 
-namespace stitch {
+namespace stitch::cli {
 
 namespace {
 
@@ -24,7 +24,7 @@ std::vector<NamedTensor> decodeNpz(const std::string& bytes, const std::string& 
   std::vector<NamedTensor> arrays;
   for (ZipMember& m : parseZip(bytes, what)) {
     std::string name = stripSuffix(m.name);
-    arrays.push_back({name, decodeNpy(m.data, errorMessage("member '", name, "' of ", what))});
+    arrays.push_back({name, decodeNpy(m.data, joined("member '", name, "' of ", what))});
   }
   return arrays;
 }
@@ -37,10 +37,10 @@ std::string encodeNpz(const std::vector<NamedTensor>& arrays, ZipCompression com
 
 std::vector<NamedTensor> readNpz(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw UserError(errorMessage("cannot open '", path, "'"));
+  if (!in) throw userError("cannot open '", path, "'");
   std::ostringstream buffer;
   buffer << in.rdbuf();
-  if (in.bad()) throw UserError(errorMessage("cannot read '", path, "'"));
+  if (in.bad()) throw userError("cannot read '", path, "'");
   return decodeNpz(buffer.str(), path);
 }
 
@@ -48,10 +48,10 @@ void writeNpz(const std::string& path, const std::vector<NamedTensor>& arrays,
               ZipCompression compression) {
   std::string bytes = encodeNpz(arrays, compression);
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out) throw UserError(errorMessage("cannot write '", path, "'"));
+  if (!out) throw userError("cannot write '", path, "'");
   out.write(bytes.data(), (std::streamsize)bytes.size());
   out.close();
-  if (!out) throw UserError(errorMessage("cannot write '", path, "'"));
+  if (!out) throw userError("cannot write '", path, "'");
 }
 
-}  // namespace stitch
+}  // namespace stitch::cli

@@ -12,15 +12,15 @@
 #include <string>
 #include <vector>
 
-#include "ir/dtype.h"
+#include "stitch/stitch.h"
 
-namespace stitch {
+namespace stitch::cli {
 
 struct InputSpec {
   enum class Kind { RandomTensor, Literal, List };
   Kind kind = Kind::Literal;
   // RandomTensor
-  DType dtype = DType::f32;
+  api::DType dtype = api::DType::f32;
   std::vector<int64_t> shape;
   // Literal: the text as written ("2", "0.5", "true")
   std::string literal;
@@ -35,7 +35,7 @@ struct NamedInputSpec {
   InputSpec spec;
 };
 
-// Parses SPEC. Throws UserError ("bad input spec '...': ...") on bad spelling.
+// Parses SPEC. Throws a userError ("bad input spec '...': ...") on bad spelling.
 InputSpec parseInputSpec(const std::string& text);
 // Parses NAME=SPEC.
 NamedInputSpec parseNamedInputSpec(const std::string& text);
@@ -44,4 +44,4 @@ NamedInputSpec parseNamedInputSpec(const std::string& text);
 enum class LiteralKind { Int, Float, Bool, Invalid };
 LiteralKind classifyLiteral(const std::string& text);
 
-}  // namespace stitch
+}  // namespace stitch::cli

@@ -1,12 +1,12 @@
-#include "driver/json_writer.h"
+#include "json_writer.h"
 
 #include <charconv>
 #include <cmath>
 #include <cstdio>
 
-#include "common/error.h"
+#include "stitch/stitch.h"
 
-namespace stitch {
+namespace stitch::cli {
 
 std::string jsonEscape(const std::string& s) {
   std::string out = "\"";
@@ -30,6 +30,12 @@ std::string jsonEscape(const std::string& s) {
   return out + "\"";
 }
 
+// Closing what was never opened is a bug in the command, not the user's.
+void JsonWriter::requireOpen(const char* container) const {
+  if (first_.empty() || afterKey_)
+    throw api::InternalError(std::string("stitch: internal error: unbalanced JSON ") + container);
+}
+
 void JsonWriter::beforeValue() {
   if (afterKey_) {
     afterKey_ = false;
@@ -48,7 +54,7 @@ JsonWriter& JsonWriter::beginObject() {
 }
 
 JsonWriter& JsonWriter::endObject() {
-  STITCH_ASSERT(!first_.empty() && !afterKey_, "unbalanced JSON object");
+  requireOpen("object");
   first_.pop_back();
   out_ += "}";
   return *this;
@@ -62,7 +68,7 @@ JsonWriter& JsonWriter::beginArray() {
 }
 
 JsonWriter& JsonWriter::endArray() {
-  STITCH_ASSERT(!first_.empty() && !afterKey_, "unbalanced JSON array");
+  requireOpen("array");
   first_.pop_back();
   out_ += "]";
   return *this;
@@ -114,4 +120,4 @@ JsonWriter& JsonWriter::intArray(const std::vector<int64_t>& values) {
   return endArray();
 }
 
-}  // namespace stitch
+}  // namespace stitch::cli

@@ -1,14 +1,14 @@
 // Command-line options of the `stitch` subcommands: `--name value`,
 // `--name=value`, flags, repeatable options, positional arguments, `--`
-// ending the options, `-h`/`--help`. Errors are UserErrors without a
-// location, so the CLI prints `stitch: error: ...` and exits 2.
+// ending the options, `-h`/`--help`. Errors are userErrors, so the command
+// prints `stitch: error: ...` and exits 2.
 #pragma once
 #include <cstdint>
 #include <map>
 #include <string>
 #include <vector>
 
-namespace stitch {
+namespace stitch::cli {
 
 struct OptionDef {
   std::string name;  // without dashes: "input"
@@ -35,4 +35,4 @@ ParsedOptions parseOptions(const std::vector<std::string>& args,
 int64_t parseIntegerOption(const std::string& option, const std::string& text, int64_t min,
                            int64_t max);
 
-}  // namespace stitch
+}  // namespace stitch::cli

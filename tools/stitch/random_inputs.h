@@ -11,18 +11,20 @@
 #pragma once
 #include <cstdint>
 #include <random>
+#include <vector>
 
-#include "interp/tensor.h"
+#include "stitch/stitch.h"
 
-namespace stitch {
+namespace stitch::cli {
 
 class InputRandom {
  public:
   explicit InputRandom(uint64_t seed) : engine_(seed) {}
-  Tensor tensor(DType dtype, const Shape& shape);
+  // A new contiguous tensor that owns its memory.
+  api::Tensor tensor(api::DType dtype, const std::vector<int64_t>& shape);
 
  private:
   std::mt19937_64 engine_;
 };
 
-}  // namespace stitch
+}  // namespace stitch::cli

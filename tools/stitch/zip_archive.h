@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-namespace stitch {
+namespace stitch::cli {
 
 struct ZipMember {
   std::string name;
@@ -14,9 +14,9 @@ struct ZipMember {
 
 enum class ZipCompression { Stored, Deflated };
 
-// `what` names the archive in messages. Throws UserError on anything
+// `what` names the archive in messages. Throws a userError on anything
 // malformed, unsupported, or a CRC mismatch.
 std::vector<ZipMember> parseZip(const std::string& archive, const std::string& what);
 std::string buildZip(const std::vector<ZipMember>& members, ZipCompression compression);
 
-}  // namespace stitch
+}  // namespace stitch::cli

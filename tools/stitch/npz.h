@@ -5,17 +5,17 @@
 #include <string>
 #include <vector>
 
-#include "driver/zip_archive.h"
-#include "interp/tensor.h"
+#include "stitch/stitch.h"
+#include "zip_archive.h"
 
-namespace stitch {
+namespace stitch::cli {
 
 struct NamedTensor {
   std::string name;  // without the .npy suffix
-  Tensor tensor;
+  api::Tensor tensor;
 };
 
-// Throws UserError when the file is missing, unreadable or malformed.
+// Throws a userError when the file is missing, unreadable or malformed.
 std::vector<NamedTensor> readNpz(const std::string& path);
 void writeNpz(const std::string& path, const std::vector<NamedTensor>& arrays,
               ZipCompression compression = ZipCompression::Stored);
@@ -24,4 +24,4 @@ void writeNpz(const std::string& path, const std::vector<NamedTensor>& arrays,
 std::vector<NamedTensor> decodeNpz(const std::string& bytes, const std::string& what);
 std::string encodeNpz(const std::vector<NamedTensor>& arrays, ZipCompression compression);
 
-}  // namespace stitch
+}  // namespace stitch::cli

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-namespace stitch {
+namespace stitch::cli {
 
 class JsonWriter {
  public:
@@ -29,6 +29,7 @@ class JsonWriter {
 
  private:
   void beforeValue();
+  void requireOpen(const char* container) const;
   std::string out_;
   std::vector<bool> first_;  // per open container: nothing written yet
   bool afterKey_ = false;
@@ -36,4 +37,4 @@ class JsonWriter {
 
 std::string jsonEscape(const std::string& s);
 
-}  // namespace stitch
+}  // namespace stitch::cli

@@ -1,11 +1,15 @@
-#include "driver/npy.h"
+#include "npy.h"
 
 #include <bit>
 #include <cctype>
 #include <cstring>
 #include <optional>
+#include <vector>
 
-namespace stitch {
+#include "tensor_elements.h"
+#include "user_error.h"
+
+namespace stitch::cli {
 
 static_assert(std::endian::native == std::endian::little,
               ".npy I/O assumes a little-endian host");
@@ -15,24 +19,35 @@ namespace {
 const char kMagic[] = "\x93NUMPY";
 constexpr size_t kMagicSize = 6;
 
-const char* descrOf(DType t) {
+using Shape = std::vector<int64_t>;
+
+const char* descrOf(api::DType t) {
   switch (t) {
-    case DType::b8: return "|b1";
-    case DType::i32: return "<i4";
-    case DType::i64: return "<i8";
-    case DType::f32: return "<f4";
-    case DType::f64: return "<f8";
+    case api::DType::b8: return "|b1";
+    case api::DType::i32: return "<i4";
+    case api::DType::i64: return "<i8";
+    case api::DType::f32: return "<f4";
+    case api::DType::f64: return "<f8";
   }
   return "";
 }
 
-std::optional<DType> dtypeFromDescr(const std::string& d) {
-  if (d == "<f4") return DType::f32;
-  if (d == "<f8") return DType::f64;
-  if (d == "<i4") return DType::i32;
-  if (d == "<i8") return DType::i64;
-  if (d == "|b1") return DType::b8;
+std::optional<api::DType> dtypeFromDescr(const std::string& d) {
+  if (d == "<f4") return api::DType::f32;
+  if (d == "<f8") return api::DType::f64;
+  if (d == "<i4") return api::DType::i32;
+  if (d == "<i8") return api::DType::i64;
+  if (d == "|b1") return api::DType::b8;
   return std::nullopt;
+}
+
+// Bytes of `shape`'s elements; saturates instead of overflowing, so an
+// absurd header is reported as data of the wrong size.
+uint64_t byteCount(const Shape& shape, api::DType dtype) {
+  uint64_t bytes = api::dtypeSize(dtype);
+  for (int64_t s : shape)
+    if (__builtin_mul_overflow(bytes, (uint64_t)s, &bytes)) return UINT64_MAX;
+  return bytes;
 }
 
 struct NpyHeader {
@@ -66,7 +81,7 @@ class HeaderParser {
         h.shape = readShape();
         sawShape = true;
       } else {
-        fail(errorMessage("unexpected header key '", key, "'"));
+        fail(joined("unexpected header key '", key, "'"));
       }
       skip();
       if (peek() == ',') ++pos_;
@@ -77,7 +92,7 @@ class HeaderParser {
 
  private:
   [[noreturn]] void fail(const std::string& why) const {
-    throw UserError(errorMessage(what_, " is not a valid .npy array: ", why));
+    throw userError(what_, " is not a valid .npy array: ", why);
   }
   void skip() {
     while (pos_ < text_.size() && std::isspace((unsigned char)text_[pos_])) ++pos_;
@@ -85,7 +100,7 @@ class HeaderParser {
   char peek() const { return pos_ < text_.size() ? text_[pos_] : '\0'; }
   void expect(char c) {
     skip();
-    if (peek() != c) fail(errorMessage("expected '", c, "' in the header"));
+    if (peek() != c) fail(joined("expected '", c, "' in the header"));
     ++pos_;
   }
   std::string readString() {
@@ -121,7 +136,8 @@ class HeaderParser {
       }
       size_t start = pos_;
       while (std::isdigit((unsigned char)peek())) ++pos_;
-      if (start == pos_) fail("bad shape in the header");
+      // More than 18 digits is no size any file holds (and would overflow).
+      if (start == pos_ || pos_ - start > 18) fail("bad shape in the header");
       shape.push_back(std::stoll(text_.substr(start, pos_ - start)));
       // numpy may write 3L on old Python 2 files.
       if (peek() == 'L') ++pos_;
@@ -149,23 +165,22 @@ std::string shapeLiteral(const Shape& shape) {
   return s + ")";
 }
 
-// Fortran order: the bytes are the C-order layout of the reversed shape.
-Tensor fromFortranOrder(const Tensor& reversedC, const Shape& shape) {
+// Fortran order: the first index varies fastest.
+Shape columnMajorStrides(const Shape& shape) {
   Shape strides(shape.size());
   int64_t stride = 1;
   for (size_t i = 0; i < shape.size(); ++i) {
     strides[i] = stride;
     stride *= shape[i];
   }
-  return reversedC.asStrided(shape, strides, 0).clone();
+  return strides;
 }
 
 }  // namespace
 
-std::string encodeNpy(const Tensor& tensor) {
-  std::string dict = errorMessage("{'descr': '", descrOf(tensor.dtype()),
-                                  "', 'fortran_order': False, 'shape': ",
-                                  shapeLiteral(tensor.sizes()), ", }");
+std::string encodeNpy(const api::Tensor& tensor) {
+  std::string dict = joined("{'descr': '", descrOf(tensor.dtype), "', 'fortran_order': False, 'shape': ",
+                            shapeLiteral(tensor.sizes), ", }");
   // Pad with spaces and a final newline so the data starts 64-byte aligned.
   bool v2 = dict.size() + 1 + kMagicSize + 4 > 65535;
   size_t prefix = kMagicSize + 2 + (v2 ? 4 : 2);
@@ -181,20 +196,15 @@ std::string encodeNpy(const Tensor& tensor) {
   for (size_t i = 0; i < (v2 ? 4u : 2u); ++i) out.push_back((char)((len >> (8 * i)) & 0xff));
   out += dict;
 
-  Tensor c = tensor.contiguous();
-  size_t nbytes = (size_t)c.numel() * dtypeSize(c.dtype());
-  if (nbytes) out.append((const char*)c.rawData(), nbytes);
-  return out;
+  return out + rowMajorBytes(tensor);
 }
 
-Tensor decodeNpy(const std::string& bytes, const std::string& what) {
-  auto bad = [&](const std::string& why) {
-    return UserError(errorMessage(what, " is not a valid .npy array: ", why));
-  };
+api::Tensor decodeNpy(const std::string& bytes, const std::string& what) {
+  auto bad = [&](const std::string& why) { return userError(what, " is not a valid .npy array: ", why); };
   if (bytes.size() < kMagicSize + 4 || bytes.compare(0, kMagicSize, kMagic, kMagicSize) != 0)
     throw bad("missing the \\x93NUMPY magic");
   int major = (uint8_t)bytes[kMagicSize];
-  if (major < 1 || major > 3) throw bad(errorMessage("unknown format version ", major));
+  if (major < 1 || major > 3) throw bad(joined("unknown format version ", major));
   size_t lenBytes = major == 1 ? 2 : 4;
   size_t headerStart = kMagicSize + 2 + lenBytes;
   if (bytes.size() < headerStart) throw bad("truncated header");
@@ -204,19 +214,17 @@ Tensor decodeNpy(const std::string& bytes, const std::string& what) {
 
   auto dtype = dtypeFromDescr(h.descr);
   if (!dtype)
-    throw UserError(errorMessage(what, " has element type '", h.descr,
-                                 "', which is not supported (use <f4, <f8, <i4, <i8 or |b1)"));
-  Shape storedShape = h.shape;
-  if (h.fortranOrder) storedShape.assign(h.shape.rbegin(), h.shape.rend());
-  Tensor t = Tensor::empty(storedShape, *dtype);
-  size_t nbytes = (size_t)numelOf(storedShape) * dtypeSize(*dtype);
+    throw userError(what, " has element type '", h.descr,
+                    "', which is not supported (use <f4, <f8, <i4, <i8 or |b1)");
+  uint64_t nbytes = byteCount(h.shape, *dtype);
   size_t dataStart = headerStart + headerLen;
   if (bytes.size() - dataStart != nbytes)
-    throw bad(errorMessage("expected ", nbytes, " bytes of data for shape ", shapeToString(h.shape),
-                           ", found ", bytes.size() - dataStart));
-  if (nbytes) std::memcpy(t.rawData(), bytes.data() + dataStart, nbytes);
-  if (h.fortranOrder && h.shape.size() > 1) return fromFortranOrder(t, h.shape);
+    throw bad(joined("expected ", nbytes, " bytes of data for shape ", shapeText(h.shape), ", found ",
+                     bytes.size() - dataStart));
+  api::Tensor t = api::Tensor::empty(*dtype, h.shape);
+  if (nbytes) std::memcpy(t.data, bytes.data() + dataStart, nbytes);
+  if (h.fortranOrder) t.strides = columnMajorStrides(h.shape);
   return t;
 }
 
-}  // namespace stitch
+}  // namespace stitch::cli
