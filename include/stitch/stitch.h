@@ -23,6 +23,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -238,6 +239,9 @@ class Function {
   struct Stats {
     int64_t compilations = 0;  // signatures compiled
     int64_t cacheHits = 0;     // compile() calls served by a kept program
+    // Compilations by where their machine code came from (ProgramInfo::cache:
+    // "compiled", "disk", "memory", "none").
+    std::map<std::string, int64_t> codeFrom;
   };
   Stats stats() const;
 

@@ -18,9 +18,11 @@
 
 #include "stitch/stitch.h"
 #include "stitch/tensorop.h"
+#include "torch_interop.h"
 
 namespace nb = nanobind;
 namespace api = stitch::api;
+using namespace tensorstitch;
 
 namespace {
 
@@ -28,31 +30,6 @@ namespace {
 // argument (torch in, torch out), torch when there is none and torch is
 // loaded, else numpy.
 enum class Framework { None, Torch, Numpy };
-
-// torch, once something has imported it (results go to torch only then).
-nb::handle torchModule() {
-  static nb::handle torch;
-  if (!torch.is_valid()) {
-    nb::dict modules = nb::borrow<nb::dict>(nb::module_::import_("sys").attr("modules"));
-    if (modules.contains("torch")) torch = nb::handle(modules["torch"]).inc_ref();
-  }
-  return torch;
-}
-
-nb::handle torchTensorType() {
-  static nb::handle type;
-  if (!type.is_valid() && torchModule().is_valid()) type = nb::handle(torchModule().attr("Tensor")).inc_ref();
-  return type;
-}
-
-// Some PyTorch versions (1.13) neither export nor import bool tensors
-// through DLPack; their bytes cross as uint8 and are viewed as bool.
-bool isTorchBool(nb::handle tensor) { return tensor.attr("dtype").is(torchModule().attr("bool")); }
-
-bool isTorchTensor(nb::handle obj) {
-  nb::handle type = torchTensorType();
-  return type.is_valid() && PyObject_IsInstance(obj.ptr(), type.ptr()) == 1;
-}
 
 std::optional<api::DType> fromDlpack(nb::dlpack::dtype dt) {
   using Code = nb::dlpack::dtype_code;
@@ -74,23 +51,6 @@ nb::dlpack::dtype toDlpack(api::DType dtype) {
     case api::DType::b8: return nb::dtype<bool>();
   }
   return nb::dtype<float>();
-}
-
-[[noreturn]] void badArgument(const std::string& message) { throw api::CompileError("stitch: error: " + message); }
-
-// Keeps a Python object alive from C++. The last reference usually drops
-// where the call that converted it holds the GIL (ArgumentConverter keeps
-// one); a result that views an argument may drop it anywhere.
-std::shared_ptr<const void> pythonOwner(nb::object obj) {
-  auto* held = new nb::object(std::move(obj));
-  return std::shared_ptr<const void>(held, [](const void* p) {
-    if (PyGILState_Check()) {
-      delete static_cast<const nb::object*>(p);
-      return;
-    }
-    nb::gil_scoped_acquire gil;
-    delete static_cast<const nb::object*>(p);
-  });
 }
 
 class ArgumentConverter {
@@ -116,22 +76,21 @@ class ArgumentConverter {
   }
 
   api::Tensor tensor(nb::handle obj) {
-    bool torch = isTorchTensor(obj);
-    nb::object source = nb::borrow(obj);
-    // DLPack refuses tensors that require grad; the program reads their data.
-    if (torch && nb::cast<bool>(obj.attr("requires_grad"))) source = obj.attr("detach")();
-    bool torchBool = torch && isTorchBool(source);
-    if (torchBool) source = source.attr("view")(torchModule().attr("uint8"));
+    if (isTorchTensor(obj)) {
+      if (framework == Framework::None) framework = Framework::Torch;
+      owners.emplace_back();
+      return borrowTorchTensor(obj, owners.back());
+    }
     nb::ndarray<> array;
-    if (!nb::try_cast(source, array)) {
+    if (!nb::try_cast(obj, array)) {
       badArgument(std::string("cannot pass a value of type '") + Py_TYPE(obj.ptr())->tp_name +
                   "' (expected a tensor, an array, a Python scalar, a list or a tuple)");
     }
     if (array.device_type() != nb::device::cpu::value)
-      badArgument("tensors on a GPU need the CUDA backend, which this build does not have; pass CPU tensors");
-    std::optional<api::DType> dtype = torchBool ? api::DType::b8 : fromDlpack(array.dtype());
+      badArgument("arrays on a GPU need the CUDA backend, which this build does not have; pass CPU arrays");
+    std::optional<api::DType> dtype = fromDlpack(array.dtype());
     if (!dtype) badArgument("unsupported array dtype (supported: float32, float64, int32, int64, bool)");
-    if (framework == Framework::None) framework = torch ? Framework::Torch : Framework::Numpy;
+    if (framework == Framework::None) framework = Framework::Numpy;
     api::Tensor t;
     t.data = array.data();
     t.dtype = *dtype;
@@ -154,17 +113,11 @@ nb::capsule ownerCapsule(const std::shared_ptr<const void>& owner) {
 }
 
 nb::object toArray(const api::Tensor& t, Framework framework) {
+  if (framework != Framework::Numpy) return toTorch(t);
   std::vector<size_t> shape(t.sizes.begin(), t.sizes.end());
-  nb::capsule owner = ownerCapsule(t.owner);
-  if (framework == Framework::Numpy)
-    return nb::ndarray<nb::numpy>(t.data, shape.size(), shape.data(), owner, t.strides.data(), toDlpack(t.dtype))
-        .cast();
-  if (t.dtype != api::DType::b8)
-    return nb::ndarray<nb::pytorch>(t.data, shape.size(), shape.data(), owner, t.strides.data(), toDlpack(t.dtype))
-        .cast();
-  nb::object bytes =
-      nb::ndarray<nb::pytorch>(t.data, shape.size(), shape.data(), owner, t.strides.data(), nb::dtype<uint8_t>()).cast();
-  return bytes.attr("view")(torchModule().attr("bool"));
+  return nb::ndarray<nb::numpy>(t.data, shape.size(), shape.data(), ownerCapsule(t.owner), t.strides.data(),
+                                toDlpack(t.dtype))
+      .cast();
 }
 
 nb::object toPython(const api::Value& v, Framework framework) {
@@ -190,7 +143,7 @@ nb::object toPython(const api::Value& v, Framework framework) {
 
 Framework defaultFramework(Framework seen) {
   if (seen != Framework::None) return seen;
-  return torchTensorType().is_valid() ? Framework::Torch : Framework::Numpy;
+  return torchModule().is_valid() ? Framework::Torch : Framework::Numpy;
 }
 
 api::Mode modeFromName(const std::string& mode) {
@@ -229,10 +182,7 @@ class PyFunction {
     api::RunInfo info;
     {
       nb::gil_scoped_release release;
-      std::vector<api::Value> bound = function_.bind(std::move(positional), std::move(keywords));
-      std::shared_ptr<const api::Program> program = function_.compile(bound, options_);
-      noteProgram(*program);
-      results = program->run(bound, &info);
+      results = function_.call(std::move(positional), std::move(keywords), options_, &info);
     }
     kernelCalls_ += info.kernelCalls;
     if (info.check && !info.check->ok)
@@ -266,9 +216,8 @@ class PyFunction {
     d["compilations"] = s.compilations;
     d["cache_hits"] = s.cacheHits;
     d["kernel_calls"] = kernelCalls_.load();
-    std::lock_guard<std::mutex> lock(mutex_);
     nb::dict from;
-    for (const auto& [outcome, count] : codeFrom_) from[outcome.c_str()] = count;
+    for (const auto& [outcome, count] : s.codeFrom) from[outcome.c_str()] = count;
     d["code_from"] = from;
     return d;
   }
@@ -280,18 +229,9 @@ class PyFunction {
   }
 
  private:
-  // Where a program seen for the first time got its machine code.
-  void noteProgram(const api::Program& program) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    if (seen_.insert(&program).second) ++codeFrom_[program.info().cache];
-  }
-
   api::Function function_;
   api::Options options_;
   std::atomic<int64_t> kernelCalls_{0};
-  mutable std::mutex mutex_;
-  std::set<const api::Program*> seen_;
-  std::map<std::string, int64_t> codeFrom_;
 };
 
 // Einsum on the tensor-operation backend, one compiled tree per

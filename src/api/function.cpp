@@ -32,9 +32,14 @@ struct Function::State {
 
 namespace {
 
-std::string optionsKey(const Options& o) {
-  return std::to_string((int)o.mode) + "/" + std::to_string((int)o.stage) + "/" + std::to_string(o.threads) + "/" +
-         (o.check ? "c" : "") + (o.tune ? "t" : "") + "|";
+// The program cache's key: the arguments' signature and the options the
+// program was compiled under (raw bytes: it is built on every call).
+std::string programKey(const std::string& signature, const Options& o) {
+  std::string key = signature;
+  const char flags[] = {(char)o.mode, (char)o.stage, (char)o.check, (char)o.tune};
+  key.append(flags, sizeof flags);
+  key.append(reinterpret_cast<const char*>(&o.threads), sizeof o.threads);
+  return key;
 }
 
 // The default's value in the parameter's type (a float parameter keeps a
@@ -174,7 +179,7 @@ std::shared_ptr<const Program> Function::compile(const std::vector<Value>& args,
       throw UserError(errorMessage(fn.name, "() takes ", fn.argNames.size(), " arguments but ", args.size(),
                                    " were given"));
     std::string signature = argumentSignature(args);
-    std::string key = optionsKey(options) + signature;
+    std::string key = programKey(signature, options);
     std::lock_guard<std::mutex> lock(state_->mutex);
     auto it = state_->programs.find(key);
     if (it != state_->programs.end()) {
@@ -193,6 +198,7 @@ std::shared_ptr<const Program> Function::compile(const std::vector<Value>& args,
     auto program = std::make_shared<const CompiledFunction>(request, values);
     state_->programs.emplace(key, program);
     ++state_->stats.compilations;
+    ++state_->stats.codeFrom[program->info().cache];
     return program;
   });
 }
