@@ -35,7 +35,7 @@ import tensorstitch as ts
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "bench"))
-from fusion_bench import EXAMPLES, make_inputs, write_npz  # noqa: E402
+from fusion_bench import EXAMPLES, make_inputs, time_torch, write_npz  # noqa: E402
 
 
 def load_function(path, name):
@@ -56,18 +56,6 @@ def per_call_us(fn, x, calls, batches=15):
         batch.append((time.perf_counter() - start) / calls * 1e6)
     batch.sort()
     return batch[len(batch) // 2]
-
-
-def median_ms(fn, args, reps):
-    for _ in range(3):
-        fn(*args)
-    times = []
-    for _ in range(reps):
-        start = time.perf_counter()
-        fn(*args)
-        times.append(time.perf_counter() - start)
-    times.sort()
-    return times[len(times) // 2] * 1e3
 
 
 def overhead_rows(args, env):
@@ -106,7 +94,7 @@ def example_rows(args, env, tmp):
             v = arrays[k] if k in arrays else scalars[k]
             call_args.append([torch.from_numpy(a) for a in v] if isinstance(v, list) else
                              torch.from_numpy(v) if isinstance(v, np.ndarray) else v)
-        api = median_ms(fn, call_args, args.reps)
+        api = time_torch(fn, call_args, args.reps)
         rows.append((name, cli["time_ms"]["median"], api))
     return rows
 
@@ -123,10 +111,11 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         env = dict(os.environ, STITCH_CACHE_DIR=os.path.join(tmp, "cache"))
         os.environ["STITCH_CACHE_DIR"] = env["STITCH_CACHE_DIR"]
+        # The examples first: PyTorch's own OpenMP workers, once woken by
+        # the peers' calls, keep spinning on the cores the kernels need.
+        examples = example_rows(args, env, tmp)
         torch.set_num_threads(1)
         overhead = overhead_rows(args, env)
-        torch.set_num_threads(args.threads)
-        examples = example_rows(args, env, tmp)
     print(f"torch {torch.__version__}, tensorstitch {ts.__version__}\n")
     print("| add_one(x), x: f32[1], one thread | us per call |")
     print("|---|---:|")

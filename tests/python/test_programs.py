@@ -41,8 +41,8 @@ def differential_cases():
 def torch_copy(value):
     if isinstance(value, np.ndarray):
         return torch.from_numpy(value.copy())
-    if isinstance(value, list):
-        return [torch_copy(v) for v in value]
+    if isinstance(value, (list, tuple)):
+        return type(value)(torch_copy(v) for v in value)
     return value
 
 
@@ -55,23 +55,8 @@ def numpy_copy(value):
 
 
 def flat(value):
-    out = []
-    if isinstance(value, (list, tuple)):
-        for v in value:
-            out += flat(v)
-    elif isinstance(value, torch.Tensor):
-        out.append(value.detach().numpy())
-    elif isinstance(value, np.ndarray):
-        out.append(value)
-    elif isinstance(value, bool):
-        out.append(np.array(value, dtype=np.bool_))
-    elif isinstance(value, int):
-        out.append(np.array(value, dtype=np.int64))
-    elif isinstance(value, float):
-        out.append(np.array(value, dtype=np.float64))
-    else:
-        raise AssertionError("unexpected result %r" % (value,))
-    return out
+    """Results of either kind as run_differential flattens torch results."""
+    return diff.flatten_result(torch_copy(value), [])
 
 
 def kinds(value):
