@@ -118,7 +118,9 @@ struct Options {
   int threads = 0;              // OpenMP threads; 0: one per core
   // Every run is also interpreted on the program as parsed (compiled mode)
   // or before shape specialization (interp mode) and compared within
-  // |a - b| <= atol + rtol |b| (rtol 1e-4, atol 1e-5); RunInfo says how it
+  // |a - b| <= atol + rtol |b| + 8 eps max|b| (rtol 1e-4, atol 1e-5, eps the
+  // dtype's machine epsilon, the maximum over the expected tensor: float
+  // kernels round relative to the terms they sum); RunInfo says how it
   // went. Program::check compares one chosen run instead (benchmarks).
   bool check = false;
   // Times every fused group's candidate schedules on the arguments of the

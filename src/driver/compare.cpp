@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace stitch {
 
@@ -12,11 +13,25 @@ struct ElementVerdict {
   double absError = 0;
 };
 
-ElementVerdict compareElement(double a, double b, const Tolerance& tol) {
+// `slack`: the tolerance's scale term for this tensor (0 for scalars).
+ElementVerdict compareElement(double a, double b, const Tolerance& tol, double slack = 0) {
   if (std::isnan(a) || std::isnan(b)) return {std::isnan(a) && std::isnan(b), 0};
   if (std::isinf(a) || std::isinf(b)) return {a == b, 0};
   double err = std::fabs(a - b);
-  return {err <= tol.atol + tol.rtol * std::fabs(b), err};
+  return {err <= tol.atol + tol.rtol * std::fabs(b) + slack, err};
+}
+
+double machineEpsilon(DType dtype) {
+  if (dtype == DType::f32) return std::numeric_limits<float>::epsilon();
+  if (dtype == DType::f64) return std::numeric_limits<double>::epsilon();
+  return 0;
+}
+
+double largestFinite(const double* p, int64_t n) {
+  double m = 0;
+  for (int64_t i = 0; i < n; ++i)
+    if (std::isfinite(p[i])) m = std::max(m, std::fabs(p[i]));
+  return m;
 }
 
 void fail(CheckResult& r, std::string why) {
@@ -35,8 +50,10 @@ void compareTensors(const std::string& name, const Tensor& a, const Tensor& b,
   Tensor cb = b.to(DType::f64).contiguous();
   const double* pa = ca.data<double>();
   const double* pb = cb.data<double>();
-  for (int64_t i = 0, n = ca.numel(); i < n; ++i) {
-    ElementVerdict v = compareElement(pa[i], pb[i], tol);
+  int64_t n = ca.numel();
+  double slack = tol.scaleUlps * machineEpsilon(b.dtype()) * largestFinite(pb, n);
+  for (int64_t i = 0; i < n; ++i) {
+    ElementVerdict v = compareElement(pa[i], pb[i], tol, slack);
     r.maxAbsError = std::max(r.maxAbsError, v.absError);
     if (!v.close)
       fail(r, errorMessage(name, ": element ", i, " is ", pa[i], ", expected ", pb[i]));

@@ -52,8 +52,9 @@ options:
                        (default), functional (no views or in-place ops;
                        written inputs are copied back after the run),
                        simplified (+ dce, cse, folding, canonicalization)
-  --check              also run the reference interpreter and compare (rtol
-                       1e-4, atol 1e-5); a mismatch exits 1. Compiled mode
+  --check              also run the reference interpreter and compare: |a-b|
+                       <= 1e-5 + 1e-4 |b| + 8 eps max|b| (eps of the dtype,
+                       max over the tensor); a mismatch exits 1. Compiled mode
                        interprets the parsed program; interp mode the graph
                        as emitted, before shape specialization
   --bench N            one warm-up run, then N timed runs (median and min)

@@ -258,3 +258,32 @@ TEST(Api, DumpShowsStagesForTypesAlone) {
 }
 
 }  // namespace
+
+namespace {
+
+// RMSNorm and a SwiGLU MLP with outputs in the thousands: float32 kernels
+// round relative to the summed terms, so --check's rule must scale with
+// them (src/driver/compare.h); the compiled result is closer to float64
+// than PyTorch's own float32 result is.
+TEST(Api, CheckOfAnMlpWithLargeCancellingSums) {
+  const char* source = R"(import torch
+
+def rmsnorm_swiglu(x: torch.Tensor, w_gate: torch.Tensor, w_down: torch.Tensor, w_up: torch.Tensor) -> torch.Tensor:
+    h = x * torch.rsqrt((x * x).mean(-1, keepdim=True) + 1e-6)
+    a = torch.nn.functional.silu(h @ w_gate) * (h @ w_up)
+    return a @ w_down
+)";
+  api::Function f = api::Module::fromSource(source, "mlp.py").function();
+  api::Options options;
+  options.check = true;
+  options.threads = 2;
+  for (int trial = 0; trial < 4; ++trial) {
+    api::RunInfo info;
+    f.call({randomTensor({16, 256}), randomTensor({256, 512}), randomTensor({512, 256}), randomTensor({256, 512})}, {},
+           options, &info);
+    ASSERT_TRUE(info.check.has_value());
+    EXPECT_TRUE(info.check->ok) << info.check->mismatch;
+  }
+}
+
+}  // namespace

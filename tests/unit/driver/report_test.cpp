@@ -57,5 +57,28 @@ TEST(Compare, ToleranceAndMismatches) {
   EXPECT_TRUE(compareOutputs({{"out0", IValue(std::nan(""))}}, {{"out0", IValue(std::nan(""))}}).ok);
 }
 
+// An element near zero out of large cancelling terms may be off by a few
+// ulps of the tensor's scale; more than the scale term is a mismatch, and
+// integer tensors stay exact.
+TEST(Compare, ToleranceScalesWithTheTensorsMagnitude) {
+  Tensor expected = Tensor::empty({4}, DType::f32);
+  for (int64_t i = 0; i < 4; ++i) expected.setDouble(i, 1000.0 * (i + 1));
+  expected.setDouble(2, 0.5);
+  double slack = 8 * std::ldexp(1.0, -23) * 4000.0;  // 3.8e-3
+  Tensor close = expected.clone();
+  close.setDouble(2, 0.5 + 0.7 * slack);
+  EXPECT_TRUE(compareOutputs({{"out0", IValue(close)}}, {{"out0", IValue(expected)}}).ok);
+  Tensor off = expected.clone();
+  off.setDouble(2, 0.5 + 1.5 * slack);
+  CheckResult r = compareOutputs({{"out0", IValue(off)}}, {{"out0", IValue(expected)}});
+  EXPECT_FALSE(r.ok);
+  EXPECT_NE(r.mismatch.find("element 2"), std::string::npos) << r.mismatch;
+  Tensor ints = Tensor::empty({2}, DType::i64);
+  ints.setInt(0, 1 << 30);
+  Tensor intsOff = ints.clone();
+  intsOff.setInt(1, 1);
+  EXPECT_FALSE(compareOutputs({{"out0", IValue(intsOff)}}, {{"out0", IValue(ints)}}).ok);
+}
+
 }  // namespace
 }  // namespace stitch
