@@ -1,4 +1,6 @@
 // Variables, frames and SSA merging for the emitter.
+#include <map>
+
 #include "frontend/emitter.h"
 
 namespace stitch {
@@ -145,19 +147,25 @@ void Emitter::closeLoop(Frame* body, Value* maxTrip, Value* initCond, Value* con
   loop->addInput(maxTrip);
   loop->addInput(initCond);
   block->addReturn(condOut);
+  // A name the body never rebinds is not carried: its parameter is the
+  // value from before the loop. Another name's final value may be that
+  // parameter (`t = x` in the body), so it reads the same value.
   std::vector<Carried> kept;
+  std::map<const Value*, Value*> unchanged;
   for (const Carried& c : body->carried) {
-    Value* final = body->vars.at(c.name);
-    if (final == c.param) {
-      c.param->replaceAllUsesWith(c.init);
-      block->eraseParam(c.param->offset());
+    if (body->vars.at(c.name) != c.param) {
+      kept.push_back(c);
       continue;
     }
-    kept.push_back(c);
+    c.param->replaceAllUsesWith(c.init);
+    block->eraseParam(c.param->offset());
+    unchanged[c.param] = c.init;
   }
   for (const Carried& c : kept) {
+    Value* final = body->vars.at(c.name);
+    auto it = unchanged.find(final);
     loop->addInput(c.init);
-    block->addReturn(body->vars.at(c.name));
+    block->addReturn(it == unchanged.end() ? final : it->second);
   }
   // Names first defined in the body are not visible after it.
   for (const std::string& name : body->order) {

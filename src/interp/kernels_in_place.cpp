@@ -5,6 +5,8 @@
 #include "interp/elementwise_ops.h"
 #include "interp/kernel_registry.h"
 #include "interp/mem_overlap.h"
+#include "interp/view_ops.h"
+#include "ir/graph.h"
 
 namespace stitch {
 
@@ -74,13 +76,24 @@ IValueList fillInPlace(const IValueList& args) {
   return {args.at(0)};
 }
 
+// The copy_ of a subscript assignment, x[i] = v: its source is
+// prim.setitem_value(v).
+bool copiesSetitemValue(const Node& n) {
+  const Value* src = n.input(1);
+  return !src->isBlockParam() && src->node()->is("prim.setitem_value");
+}
+
 // PyTorch: copying a view onto itself does nothing; any other overlap of
 // dense memory is an error; undecidable layouts copy via a temporary.
-IValueList copyInPlace(const IValueList& args) {
+// Subscript assignment expands the value to the destination before the
+// copy (PyTorch's copy_to), so that is what the checks see: a broadcast
+// value (stride 0) is undecidable, a value equal to the destination a no-op.
+IValueList copyInPlace(const Node& n, const IValueList& args) {
   const Tensor& self = args.at(0).toTensor();
-  const Tensor& src = args.at(1).toTensor();
-  if (sameView(self, src)) return {args.at(0)};
+  Tensor src = args.at(1).toTensor();
   requireBroadcastsTo(self.sizes(), src.sizes());
+  if (copiesSetitemValue(n)) src = views::expand(src, self.sizes());
+  if (sameView(self, src)) return {args.at(0)};
   checkNoInternalOverlap(self);
   checkNoOverlap(self, src);
   self.copyFrom(src);
@@ -95,7 +108,7 @@ const char* kUnaryOps[] = {"relu_", "sigmoid_", "tanh_", "exp_", "neg_", "abs_",
 }  // namespace
 
 void registerInPlaceKernels(KernelRegistry& r) {
-  r.add("copy_", [](const Node&, const IValueList& args) { return copyInPlace(args); });
+  r.add("copy_", [](const Node& n, const IValueList& args) { return copyInPlace(n, args); });
   for (const char* op : kAlphaOps) {
     std::string name = op;
     r.add(name, [name](const Node&, const IValueList& args) { return binaryInPlace(name, args, true); });

@@ -23,9 +23,15 @@ bool hasInternalOverlap(const Tensor& t) {
   return false;
 }
 
+// The stride of a size-1 dim never moves to another element, so views that
+// differ only there address the same memory the same way.
 bool sameView(const Tensor& a, const Tensor& b) {
-  return a.sameStorage(b) && a.offset() == b.offset() && a.sizes() == b.sizes() &&
-         a.strides() == b.strides() && a.dtype() == b.dtype();
+  if (!a.sameStorage(b) || a.offset() != b.offset() || a.sizes() != b.sizes() ||
+      a.dtype() != b.dtype())
+    return false;
+  for (int64_t d = 0; d < a.dim(); ++d)
+    if (a.size(d) != 1 && a.stride(d) != b.stride(d)) return false;
+  return true;
 }
 
 MemOverlap memOverlap(const Tensor& a, const Tensor& b) {

@@ -15,6 +15,7 @@ bool isNonOverlappingAndDense(const Tensor& t);
 bool hasInternalOverlap(const Tensor& t);
 // How the memory of a and b overlaps.
 MemOverlap memOverlap(const Tensor& a, const Tensor& b);
+// Same memory addressed the same way (strides of size-1 dims aside).
 bool sameView(const Tensor& a, const Tensor& b);
 
 // UserErrors with PyTorch's messages.

@@ -91,12 +91,21 @@ bool isNonOverlappingAndDense(const StaticLayout& l) {
   return true;
 }
 
+// Equal sizes and strides; a size-1 dim's stride never reaches another
+// element, so it may differ.
+bool sameGeometry(const StaticLayout& a, const StaticLayout& b) {
+  if (a.sizes != b.sizes) return false;
+  for (size_t d = 0; d < a.sizes.size(); ++d)
+    if (a.sizes[d] != 1 && a.strides[d] != b.strides[d]) return false;
+  return true;
+}
+
 }  // namespace
 
 LayoutOverlap layoutOverlap(const StaticLayout& a, const StaticLayout& b) {
   int64_t na = numelOf(a), nb = numelOf(b);
   if (na == 0 || nb == 0) return LayoutOverlap::Disjoint;
-  bool sameShape = a.sizes == b.sizes && a.strides == b.strides;
+  bool sameShape = sameGeometry(a, b);
   int64_t step = std::gcd(a.offsetStep, b.offsetStep);
   int64_t diff = a.offset - b.offset;  // a's offset less b's, up to multiples of step
   if (step == 0 && diff == 0 && sameShape) return LayoutOverlap::SameView;

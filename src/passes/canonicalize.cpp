@@ -1,6 +1,7 @@
 #include "passes/canonicalize.h"
 
 #include "ir/op_registry.h"
+#include "passes/alias_analysis.h"
 
 namespace stitch {
 
@@ -86,14 +87,36 @@ Value* replacementFor(Node* n) {
   return nullptr;
 }
 
-bool canonicalizeBlock(Block& block) {
+bool isGraphInput(const Value* v) {
+  return v->isBlockParam() && v->node() == v->graph()->top()->paramNode();
+}
+
+// The node's output is replaced by the value it equals. Where it leaves a
+// block (a graph output, a loop-carried or branch result) and that value is
+// a graph input, it gets a copy instead: the input's buffer is overwritten
+// with the input's written-back value after the run (functionalize.h), and
+// the output was a copy the program made before that write.
+void replaceOutput(Graph& g, Node* node, Value* replacement) {
+  Value* out = node->output();
+  Value* copy = nullptr;
+  if (isGraphInput(replacement)) {
+    for (const Use& use : std::vector<Use>(out->uses())) {
+      if (use.user != use.user->owningBlock()->returnNode()) continue;
+      if (!copy) copy = emitBefore(g, node, "clone", {replacement}, out->type())->output();
+      use.user->replaceInput(use.index, copy);
+    }
+  }
+  out->replaceAllUsesWith(replacement);
+}
+
+bool canonicalizeBlock(Graph& g, Block& block) {
   bool changed = false;
   for (Node* node : block.nodes()) {
-    for (Block* sub : node->blocks()) changed |= canonicalizeBlock(*sub);
+    for (Block* sub : node->blocks()) changed |= canonicalizeBlock(g, *sub);
     if (node->outputs().size() != 1 || !node->output()->hasUses()) continue;
     Value* replacement = replacementFor(node);
     if (!replacement) continue;
-    node->output()->replaceAllUsesWith(replacement);
+    replaceOutput(g, node, replacement);
     changed = true;
   }
   return changed;
@@ -101,6 +124,6 @@ bool canonicalizeBlock(Block& block) {
 
 }  // namespace
 
-bool canonicalize(Graph& graph) { return canonicalizeBlock(*graph.top()); }
+bool canonicalize(Graph& graph) { return canonicalizeBlock(graph, *graph.top()); }
 
 }  // namespace stitch

@@ -13,24 +13,18 @@ namespace {
 
 constexpr size_t kMaxBodyNodes = 256;
 
-bool writes(const Block* b, const Value* target) {
-  for (const Node* n : *b) {
-    if (isWrite(n) && writtenBase(n) == target) return true;
-    for (const Block* sub : n->blocks())
-      if (writes(sub, target)) return true;
-  }
-  return false;
-}
-
-// Some carried tensor slot needs peeling: written through the parameter,
-// its initial value visible elsewhere, a fresh value returned.
+// Some carried tensor slot needs peeling: its initial value visible
+// elsewhere, a fresh value returned, and the body writes (through the
+// parameter, or through any other name, which may be the initial value's
+// too).
 bool needsPeeling(const Node* loop) {
   const Block* body = loop->block(0);
+  if (!containsWrite(body)) return false;
   for (size_t s = 0; s < loop->outputs().size(); ++s) {
     const Value* init = loop->input(s + 2);
     if (!init->type()->isTensor()) continue;
     bool shared = init->uses().size() > 1 || init->isBlockParam() || init->node()->schema().isView();
-    if (shared && writes(body, body->param(s + 1)) && freshIn(body->ret(s + 1), body)) return true;
+    if (shared && freshIn(body->ret(s + 1), body)) return true;
   }
   return false;
 }

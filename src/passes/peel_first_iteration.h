@@ -1,8 +1,10 @@
-// peel-first-iteration: a loop whose carried tensor is written through its
-// block parameter while the tensor it starts from is still visible under
-// another name writes that other name in the first iteration only (later
-// iterations write the value the body made). The first iteration is copied
-// before the loop, which then starts from the body's fresh value:
+// peel-first-iteration: a loop whose carried tensor starts from a tensor
+// still visible under another name shares that tensor's buffer in the first
+// iteration only (later iterations carry the value the body made): a write
+// through the block parameter writes the other name, a write through the
+// other name (`t = x; for ...: x[0] = 1; t = f(t)`) changes the parameter.
+// When the body writes anything, the first iteration is copied before the
+// loop, which then starts from the body's fresh value:
 //
 //   %first = clone(%x)                     %first = clone(%x)
 //   %y = prim.loop(3, true, %first)        copy_(%first, add(%first, 1))

@@ -3,6 +3,7 @@
 #include <set>
 
 #include "passes/alias_analysis.h"
+#include "passes/control_queries.h"
 #include "passes/view_to_access.h"
 #include "passes/write_overlap.h"
 
@@ -75,13 +76,43 @@ class MutationRewriter {
                     control->loc());
   }
 
-  // passed (a view, or a tensor from outside the node) becomes received: the
-  // two names share a buffer that the alias tree does not track.
+  // passed (a view, or a tensor from outside the node, maybe handed on by a
+  // loop or branch inside it) becomes received: the two names share a
+  // buffer that the alias tree does not track.
   void checkFlow(Node* control, Value* passed, Value* received) {
     if (!passed->type()->isTensor() && !tree_.isAlias(passed)) return;
-    bool shared = tree_.isAlias(passed) || !definedWithin(passed, control);
-    if (!shared) return;
+    std::set<const Value*> seen;
+    if (!mayShareOutside(passed, control, seen)) return;
     if (touchedByWrites(passed) || touchedByWrites(received)) refuseFlow(control, passed);
+  }
+
+  // Whether v may be a view, or a tensor from outside `control`: itself, or
+  // through what a loop or branch inside `control` hands on (a loop's
+  // parameter and output are its input or what its body returns; a
+  // branch's output what an arm returns).
+  bool mayShareOutside(const Value* v, const Node* control, std::set<const Value*>& seen) {
+    if (!v->type()->isTensor() || !seen.insert(v).second) return false;
+    if (tree_.isAlias(v) || !definedWithin(v, control)) return true;
+    for (const Value* source : handedOn(v, control))
+      if (mayShareOutside(source, control, seen)) return true;
+    return false;
+  }
+
+  // The values a loop or branch nested in `control` may pass on as v.
+  static std::vector<const Value*> handedOn(const Value* v, const Node* control) {
+    const Node* n = v->isBlockParam() ? v->node()->owningBlock()->owningNode() : v->node();
+    if (!n || n == control) return {};
+    if (n->is("prim.loop")) {
+      size_t slot = v->isBlockParam() ? v->offset() - 1 : v->offset();
+      if (v->isBlockParam() && v->offset() == 0) return {};  // the iteration index
+      return {n->input(slot + 2), n->block(0)->ret(slot + 1)};
+    }
+    if (n->is("prim.if") && !v->isBlockParam()) {
+      std::vector<const Value*> out;
+      for (const Block* b : n->blocks()) out.push_back(b->ret(v->offset()));
+      return out;
+    }
+    return {};
   }
 
   static bool definedWithin(const Value* v, const Node* control) {
@@ -101,15 +132,73 @@ class MutationRewriter {
     if (seenElsewhere) refuseFlow(loop, init);
   }
 
+  // The first iteration's parameter is the loop input itself, and the
+  // loop's output may be too (slotSurelyFresh): a write to the input's
+  // buffer under another name inside the loop, or after it, reaches them.
+  void checkInputWrittenElsewhere(Node* loop, size_t slot) {
+    Value* init = loop->input(slot + 2);
+    if (!init->type()->isTensor()) return;
+    Value* root = tree_.rootOf(init);
+    for (Node* c : copies_) {
+      if (tree_.rootOf(c->input(0)) != root) continue;
+      if (definedWithin(c->output(), loop) || (loop->isBefore(c) && !slotSurelyFresh(loop, slot)))
+        refuseFlow(loop, init);
+    }
+  }
+
+  // Whether the loop surely runs its body and leaves the slot a value the
+  // body made: a constant trip count of at least 1, a constant true start
+  // condition and no break (the condition stays a constant true), and a
+  // fresh value returned.
+  static bool slotSurelyFresh(Node* loop, size_t slot) {
+    const Block* body = loop->block(0);
+    const Constant* trips = constantOf(loop->input(0));
+    bool runs = trips && trips->isInt() && trips->toInt() >= 1;
+    for (Value* cond : {loop->input(1), body->ret(0)}) {
+      const Constant* c = constantOf(cond);
+      runs = runs && c && c->isBool() && c->toBool();
+    }
+    return runs && freshIn(body->ret(slot + 1), body);
+  }
+
+  // The loop's output may be its input itself (no iteration, a break, a
+  // path that keeps the parameter): a write through the output then writes
+  // the input, which matters when another name sees it.
+  void checkOutputMayBeInput(Node* loop, size_t slot) {
+    Value* init = loop->input(slot + 2);
+    if (!init->type()->isTensor() || !touchedByWrites(loop->output(slot))) return;
+    bool seenElsewhere = tree_.isAlias(init) || init->isBlockParam() || init->uses().size() > 1;
+    if (seenElsewhere && !slotSurelyFresh(loop, slot)) refuseFlow(loop, init);
+  }
+
   void checkLoop(Node* loop) {
     Block* body = loop->block(0);
     for (size_t i = 2; i < loop->inputs().size(); ++i) {
       if (tree_.isAlias(loop->input(i))) checkFlow(loop, loop->input(i), body->param(i - 1));
       checkLoopInput(loop, loop->input(i), body->param(i - 1));
+      checkInputWrittenElsewhere(loop, i - 2);
+      checkOutputMayBeInput(loop, i - 2);
     }
     for (size_t i = 1; i < body->returns().size(); ++i) {
       checkFlow(loop, body->ret(i), loop->output(i - 1));
       checkFlow(loop, body->ret(i), body->param(i));
+    }
+    checkSlotsSharingBuffers(loop);
+  }
+
+  // Two slots the body gives one buffer (`y = y * 2; x = y`) are two names
+  // of it in the next iteration and after the loop, which the alias tree
+  // (slots are roots) does not know: refused when either is written.
+  void checkSlotsSharingBuffers(Node* loop) {
+    Block* body = loop->block(0);
+    for (size_t i = 1; i < body->returns().size(); ++i) {
+      if (!body->ret(i)->type()->isTensor()) continue;
+      for (size_t j = i + 1; j < body->returns().size(); ++j) {
+        if (!body->ret(j)->type()->isTensor() || tree_.rootOf(body->ret(i)) != tree_.rootOf(body->ret(j)))
+          continue;
+        for (Value* name : {loop->output(i - 1), loop->output(j - 1), body->param(i), body->param(j)})
+          if (touchedByWrites(name)) refuseFlow(loop, body->ret(i));
+      }
     }
   }
 

@@ -16,7 +16,11 @@
 // allows fill-like writes there). Aliasing the alias tree cannot follow is
 // refused with a UserError at the node: a view or outer tensor flowing through
 // a loop/branch when either name is written, a loop input written through the
-// block parameter while still visible elsewhere, a tensor both in a list and
+// block parameter while still visible elsewhere, a loop input written under
+// another name inside the loop (or after it, when the loop's output may
+// still be the input: no iteration, a break), a loop output that may still
+// be its input written while the input is visible elsewhere, two loop slots
+// the body gives one buffer when either is written, a tensor both in a list and
 // used directly (or a view in a list) when written, a write into part of an
 // expanded view; and writes PyTorch itself refuses for their memory layout
 // (write_overlap.h). Not refused, because rename gives them the versions

@@ -323,12 +323,18 @@ bool carryWeb(Graph& g, Web& w) {
   for (Value* phi : w.phis)
     if (!(*phi->type() == *type)) return false;
 
+  // The scalars each value of the web carries; none at all when every leaf
+  // is the very same view (nothing varies).
   std::map<Value*, std::vector<Value*>> scalars;
-  for (size_t l = 0; l < w.leaves.size(); ++l)
+  for (size_t l = 0; l < w.leaves.size(); ++l) {
+    scalars[w.leaves[l]];
     for (const Varying& v : varying) scalars[w.leaves[l]].push_back(argOf(chains[l], v));
+  }
   for (const Slot& s : w.slots) {  // new parameters and outputs first
     bool loop;
     std::vector<Value*> vals = slotValues(s, slotIndex(s), loop);
+    if (loop) scalars[vals[0]];
+    scalars[s.output];
     for (size_t k = 0; k < varying.size(); ++k) {
       if (loop) scalars[vals[0]].push_back(s.node->block(0)->addParam(Type::intT()));
       scalars[s.output].push_back(s.node->addOutput(Type::intT()));

@@ -2,7 +2,14 @@
 hanging it or giving a wrong answer. Each stays here so its class of bug
 cannot come back: copies that aliased their source, branch names bound to
 existing values, scalar copy_ sources, eager's setitem rule, odd chunks,
-unused values on the imperative (fallback) path."""
+unused values on the imperative (fallback) path, copies of an input folded
+into the input that is then written back, subscript assignments whose value
+overlaps the destination, loop-carried names that start as a tensor the
+loop writes under another name, a name bound in a loop body to the tensor
+it held before, loop-carried names that end up sharing one tensor, a loop
+output that may still be its input when it is written, a view carried
+through a loop and a branch that is the same view on every path, an outer
+tensor handed to a loop-carried name through an inner loop or branch."""
 
 from case_builders import case
 
@@ -166,4 +173,154 @@ def f(x: torch.Tensor) -> torch.Tensor:
     x.add_(1.0)
     return y + x[1]
 """, {"x": F34}),
+    # Simplification folded a copy of an input into the input itself; the
+    # input's written-back value then showed in the copy.
+    case("full_copy_of_input_then_input_written", """
+def f(z: torch.Tensor) -> torch.Tensor:
+    t = torch.tanh(z)
+    t.copy_(z)
+    z[:, 1] = 3.0
+    return t
+""", {"z": ("f32", [2, 3])}),
+    case("loop_copies_input_then_input_written", """
+def f(z: torch.Tensor, k: int) -> torch.Tensor:
+    t = torch.tanh(z)
+    for i in range(k):
+        t.copy_(z)
+    z[:, 1] = 3.0
+    return t
+""", {"z": ("f32", [2, 3]), "k": 2}),
+    case("row_stored_from_input_then_input_written", """
+def f(z: torch.Tensor) -> torch.Tensor:
+    y = torch.zeros(2, 3)
+    y[0] = z
+    z.add_(1.0)
+    return y[0]
+""", {"z": F3}),
+    # x[i] = v copies v expanded to the destination, as eager's setitem:
+    # PyTorch accepts a broadcast value that overlaps the destination and a
+    # value that is the destination itself.
+    case("setitem_broadcasts_own_first_element", """
+def f(x: torch.Tensor) -> torch.Tensor:
+    x = x.clone()
+    v = x[:1]
+    x[:] = v
+    return x
+""", {"x": ("f32", [2])}),
+    case("setitem_broadcasts_own_row_over_it", """
+def f(x: torch.Tensor) -> torch.Tensor:
+    x = x.clone()
+    x[:2] = x[1]
+    return x
+""", {"x": F34}),
+    case("setitem_size_one_view_onto_itself", """
+def f(x: torch.Tensor) -> torch.Tensor:
+    x = torch.softmax(x, 0)
+    v = x[4:]
+    v[:] = v
+    return x
+""", {"x": ("f32", [5])}),
+    case("setitem_permuted_view_onto_itself", """
+def f(y: torch.Tensor) -> torch.Tensor:
+    v = y.unsqueeze(1).permute(2, 1, 0)
+    v[:, :] = v
+    return v + y.sum()
+""", {"y": ("f32", [2, 5])}),
+    # t starts as x: the first iteration's write to x reaches t. With a
+    # constant trip count the first iteration is peeled; otherwise the loop
+    # may not run and t stays x, so functionalization refuses it.
+    case("carried_name_starts_as_tensor_written_in_loop", """
+def f(x: torch.Tensor) -> torch.Tensor:
+    t = x
+    for i in range(2):
+        v = x.split(2, 1)[0]
+        v.add_(2.0)
+        t = torch.softmax(t, 1)
+    return t
+""", {"x": ("f32", [5, 4, 3])}),
+    case("carried_name_starts_as_tensor_written_in_loop_of_k", """
+def f(x: torch.Tensor, k: int) -> torch.Tensor:
+    x = x.clone()
+    t = x
+    for i in range(k):
+        x[:, 0] += 2.0
+        t = torch.softmax(t, 1)
+    return t
+""", {"x": F34, "k": 2}, fallback=True),
+    case("carried_name_starts_as_tensor_written_after_empty_loop", """
+def f(x: torch.Tensor, k: int) -> torch.Tensor:
+    x = x.clone()
+    t = x
+    for i in range(k):
+        t = torch.softmax(t, 1)
+    x.add_(1.0)
+    return t
+""", {"x": F34, "k": 0}, fallback=True),
+    # The body binds t to x, which t held before: the emitted loop returned
+    # a parameter it had removed.
+    case("loop_rebinds_name_to_its_tensor", """
+def f(x: torch.Tensor, k: int) -> torch.Tensor:
+    t = x
+    for i in range(k):
+        t = torch.softmax(t, 0) + x
+        t = x
+    return t * 2.0
+""", {"x": F34, "k": 2}),
+    # After the loop x and y are one tensor: the write to y is x's too.
+    case("loop_slots_end_as_one_tensor", """
+def f(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+    for i in range(1):
+        y = y > 0.5
+        x = y
+    y[1:3] = True
+    return x
+""", {"x": ("f32", [5]), "y": ("f32", [5])}, fallback=True),
+    # The loop breaks before x changes: x is still the input, which the
+    # unbound rows view, when it is written.
+    case("loop_output_still_input_when_written", """
+def f(x: torch.Tensor) -> List[torch.Tensor]:
+    ys = x.unbind(0)
+    for i in range(1):
+        if i == 0:
+            break
+        x = x * 2.0
+    x -= 0.5
+    return ys
+""", {"x": ("f32", [2, 2])}, fallback=True),
+    # Every path gives t the same view y[0]: the loop and the branch carry
+    # no scalars at all, which crashed view-carries.
+    case("same_view_through_loop_and_branch", """
+def f(y: torch.Tensor, k: int) -> torch.Tensor:
+    y = y.clone()
+    v = y[0]
+    t = v
+    for i in range(k):
+        if i % 2 == 1:
+            t = v
+            y -= 0.5
+    t.mul_(2.0)
+    return y
+""", {"y": ("f32", [5, 4]), "k": 3}),
+    # From the second iteration on t is x (the inner loop hands it on), so
+    # `t += 0.5` writes x: functionalization refuses it.
+    case("outer_tensor_handed_on_by_inner_loop_then_written", """
+def f(x: torch.Tensor) -> torch.Tensor:
+    x = x.clone()
+    t = x + 2.0
+    for i in range(4):
+        t += 0.5
+        for j in range(1):
+            t = x
+    return t
+""", {"x": F4}, fallback=True),
+    case("outer_tensor_handed_on_by_branch_then_written", """
+def f(x: torch.Tensor, k: int) -> torch.Tensor:
+    x = x.clone()
+    t = x + 2.0
+    for i in range(4):
+        t += 0.5
+        if i < k:
+            t = x
+    return t
+""", {"x": F4, "k": 2}, fallback=True),
 ]
