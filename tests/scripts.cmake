@@ -87,5 +87,18 @@ add_test(NAME golden
                  --stitch $<TARGET_FILE:stitch> --golden ${CMAKE_CURRENT_SOURCE_DIR}/golden)
 list(APPEND stitch_script_tests golden)
 
+# Random programs (tests/fuzz): a fixed-seed sample, each program in all
+# four run configurations against PyTorch. A mismatch, crash, internal
+# error, run-time error or timeout fails; refusals are listed in the class
+# table, which the test prints. Failures are saved (shrunk) under the build
+# tree.
+add_test(NAME fuzz.sample
+         COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/fuzz.py
+                 --stitch $<TARGET_FILE:stitch> --count 500 --seed sample --jobs 2
+                 --out ${CMAKE_BINARY_DIR}/fuzz-sample --fail-on-failures
+                 --shrink-per-class 1 --shrink-seconds 60)
+set_tests_properties(fuzz.sample PROPERTIES TIMEOUT 900)
+list(APPEND stitch_script_tests fuzz.sample)
+
 set_tests_properties(${stitch_script_tests} PROPERTIES
                      ENVIRONMENT "STITCH_CACHE_DIR=${stitch_test_cache_dir}")
