@@ -166,6 +166,9 @@ std::vector<int> outputLoopOrder(const BlockGraph& block) {
     }
   }
   if (!heavy) return order;
+  // A loop of one iteration costs nothing where it stands; moved inside, it
+  // would hide the real innermost loop (x @ w with x: [1, k]).
+  for (int l = 0; l < numLoops; ++l) usedByReduce[l] |= block.loops[l].extent == 1;
   order.clear();
   for (int l = 0; l < numLoops; ++l)
     if (usedByReduce[l]) order.push_back(l);
@@ -224,6 +227,9 @@ std::vector<int> columnReduceNodes(const BlockGraph& block, const std::vector<in
       int idx = nodes[k].args[0];
       auto base = probe.at(idx, false, false), di = probe.at(idx, true, false), dr = probe.at(idx, false, true);
       if (!base || !di || !dr) continue;
+      // A load the inner loop does not move (x[k] of x @ w) is one value for
+      // every accumulator: the order does not change how it is read.
+      if (*di == *base) continue;
       if (*dr - *base == 1) return {};  // contiguous along the reduction already
       if (*di - *base == 1) innerContiguous = true;
       if (*dr != *base) reduceStrided = true;

@@ -2,7 +2,9 @@
 // the reduce loops run outside the contiguous output loop, so each block
 // takes a long run of outputs (kMinContiguousOutputs, or the whole loop),
 // stays within the accumulator limit, and large work keeps two blocks or
-// more. Other kernels keep the plain schedule.
+// more. Other kernels keep the plain schedule. A row vector times a matrix
+// (x @ w, x: [1, k]) is a column reduction of w: x[k] is one value for every
+// output, and the size-1 row loop stays outside.
 #include "ir/ir_parser.h"
 #include "ugraph/block_graph_builder.h"
 #include "ugraph_test_util.h"
@@ -53,6 +55,23 @@ TEST(PerfColumnReduce, AccumulatorLimitAndEvenBlocks) {
   EXPECT_LE(b.blockExtent, kMaxLocalAccumulators);
   EXPECT_EQ(b.grid[0], 25);
   EXPECT_EQ(b.blockExtent, 4000);
+}
+
+TEST(PerfColumnReduce, RowVectorTimesMatrixReadsTheMatrixRowByRow) {
+  BlockGraph b = onlyBlock(
+      "graph f(%x : f32[1, 256], %w : f32[256, 384]):\n"
+      "  %y : f32[1, 384] = matmul(%x, %w)\n"
+      "  return (%y)\n");
+  std::vector<int> order = outputLoopOrder(b);
+  ASSERT_FALSE(order.empty());
+  EXPECT_GT(b.loops.at(order.back()).extent, 1) << "the size-1 row loop went innermost";
+  EXPECT_EQ(columnReduces(b), 1);
+  // Each row of x times w: the same loads per output, still a column reduction.
+  BlockGraph rows = onlyBlock(
+      "graph f(%x : f32[4, 64], %w : f32[64, 384]):\n"
+      "  %y : f32[4, 384] = matmul(%x, %w)\n"
+      "  return (%y)\n");
+  EXPECT_EQ(columnReduces(rows), 1);
 }
 
 TEST(PerfColumnReduce, RowReductionKeepsThePlainSchedule) {
