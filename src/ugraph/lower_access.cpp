@@ -158,7 +158,7 @@ int lowerAccess(LowerContext& ctx, const Node& n, const std::vector<int>& j) {
       at = j;
       at[s.dim] = ctx.add(ctx.c(s.start), s.step == 1 ? j[s.dim] : ctx.mul(j[s.dim], ctx.c(s.step)));
       break;
-    case ViewSpec::View: return ctx.elementAtFlat(self, ctx.tg().flatIndex(j, s.viewShape));
+    case ViewSpec::View: return ctx.elementReshaped(self, j, s.viewShape);
     case ViewSpec::Permute:
       at.assign(shape.size(), -1);
       for (size_t k = 0; k < s.perm.size(); ++k) at[s.perm[k]] = j[k];
@@ -212,13 +212,11 @@ int lowerAssign(LowerContext& ctx, const Node& n, const std::vector<int>& idx) {
       }
       break;
     }
-    case ViewSpec::View: {
-      int flat = tg.flatIndex(idx, shape);
+    case ViewSpec::View:
       // A src of the view's own shape is read at the same flat index.
-      if (shapeOf(src) == s.viewShape) return tg.cast(ctx.elementAtFlat(src, flat), t);
-      j = ctx.unflatten(flat, s.viewShape);
+      if (shapeOf(src) == s.viewShape) return tg.cast(ctx.elementReshaped(src, idx, shape), t);
+      j = ctx.reshapeIndex(idx, shape, s.viewShape);
       break;
-    }
     case ViewSpec::Permute:
       for (int64_t p : s.perm) j.push_back(idx[p]);
       break;

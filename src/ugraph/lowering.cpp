@@ -156,6 +156,46 @@ std::vector<int> LowerContext::unflatten(int flat, const Dims& shape) {
   return idx;
 }
 
+std::vector<int> LowerContext::reshapeIndex(const std::vector<int>& idx, const Dims& from, const Dims& to) {
+  if (numelOfShape(from) == 0) return unflatten(tg_.flatIndex(idx, from), to);
+  std::vector<size_t> f, t;  // the dims of size > 1
+  for (size_t d = 0; d < from.size(); ++d)
+    if (from[d] != 1) f.push_back(d);
+  for (size_t d = 0; d < to.size(); ++d)
+    if (to[d] != 1) t.push_back(d);
+  std::vector<int> out(to.size(), -1);
+  for (size_t d = 0; d < to.size(); ++d)
+    if (to[d] == 1) out[d] = c(0);
+  size_t a = 0, b = 0;
+  while (a < f.size() && b < t.size()) {
+    size_t a1 = a + 1, b1 = b + 1;
+    int64_t pf = from[f[a]], pt = to[t[b]];
+    while (pf != pt) {
+      if (pf < pt) pf *= from[f[a1++]];
+      else pt *= to[t[b1++]];
+    }
+    std::vector<int> groupIdx;
+    Dims groupFrom, groupTo;
+    for (size_t k = a; k < a1; ++k) {
+      groupIdx.push_back(idx[f[k]]);
+      groupFrom.push_back(from[f[k]]);
+    }
+    for (size_t k = b; k < b1; ++k) groupTo.push_back(to[t[k]]);
+    std::vector<int> groupOut = unflatten(tg_.flatIndex(groupIdx, groupFrom), groupTo);
+    for (size_t k = b; k < b1; ++k) out[t[k]] = groupOut[k - b];
+    a = a1;
+    b = b1;
+  }
+  STITCH_ASSERT(a == f.size() && b == t.size(), "reshape of ", dimsToString(from), " to ", dimsToString(to),
+                " with a different element count");
+  return out;
+}
+
+int LowerContext::elementReshaped(const Value* v, const std::vector<int>& idx, const Dims& shape) {
+  if (!group_.count(v->node())) return elementAtFlat(v, tg_.flatIndex(idx, shape));
+  return element(v, reshapeIndex(idx, shape, lowering::shapeOf(v)));
+}
+
 int LowerContext::clampIndex(int x, int64_t lo, int64_t hi) {
   int up = tg_.alu(AluOp::Min, DType::i64, {x, c(hi)});
   return tg_.alu(AluOp::Max, DType::i64, {up, c(lo)});

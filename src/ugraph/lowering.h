@@ -55,6 +55,14 @@ class LowerContext {
   int clampIndex(int x, int64_t lo, int64_t hi);
   // Row-major index vector of `flat` over `shape` (division / modulo).
   std::vector<int> unflatten(int flat, const Dims& shape);
+  // The index into `to` of the element at idx in `from` (same numel, same
+  // row-major position: a reshape). Dims are matched in groups whose sizes
+  // multiply to the same product, so each index is computed from its own
+  // group only ([4800, 85] -> [3, 40, 40, 85]: the last index stays idx[1]),
+  // which lets loop-invariance analyses see what an index does not depend on.
+  std::vector<int> reshapeIndex(const std::vector<int>& idx, const Dims& from, const Dims& to);
+  // The element of v at idx, an index into `shape` (v's numel): v reshaped.
+  int elementReshaped(const Value* v, const std::vector<int>& idx, const Dims& shape);
 
   // Block-local buffering (local_buffers.h). A buffered value's dims are
   // either fixed (every request indexes them with the same node, which

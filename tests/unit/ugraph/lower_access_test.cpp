@@ -1,6 +1,7 @@
 // Access and Assign lowerings (immut.* and *_rev) against the interpreter:
 // reads through views, subscript writes (select / slice with steps /
 // negative dims), writes through permuted and reshaped views.
+#include "../common/random.h"
 #include "ugraph_test_util.h"
 
 namespace stitch::ugraph_test {
@@ -56,6 +57,48 @@ def f(x: torch.Tensor, y: torch.Tensor):
     return z
 )", {T({5, 4}), T({5})}};
   checkLowering(p);
+}
+
+// A shape over the given prime factors in random groups, with size-1 dims
+// here and there.
+std::vector<int64_t> randomFactoring(const std::vector<int64_t>& primes) {
+  std::vector<int64_t> shape;
+  size_t k = 0;
+  while (k < primes.size()) {
+    if (testing::randInt(0, 3) == 0) shape.push_back(1);
+    int64_t d = 1;
+    for (int64_t n = testing::randInt(1, 2); n > 0 && k < primes.size(); --n) d *= primes[k++];
+    shape.push_back(d);
+  }
+  if (testing::randInt(0, 3) == 0) shape.push_back(1);
+  return shape;
+}
+
+std::string shapeList(const std::vector<int64_t>& shape) {
+  std::string s;
+  for (int64_t d : shape) s += (s.empty() ? "" : ", ") + std::to_string(d);
+  return s;
+}
+
+// Reshapes of values computed in the kernel, read and written through, are
+// indexed group by group (lowering.h): random factorings of one element
+// count, against the interpreter.
+TEST(LowerAccess, ReshapesBetweenRandomFactorings) {
+  for (int trial = 0; trial < 12; ++trial) {
+    std::vector<int64_t> primes;
+    for (int64_t n = testing::randInt(2, 5); n > 0; --n) primes.push_back(std::vector<int64_t>{2, 3, 5}[testing::randInt(0, 2)]);
+    std::vector<int64_t> from = randomFactoring(primes), to = randomFactoring(primes);
+    SCOPED_TRACE("[" + shapeList(from) + "] -> [" + shapeList(to) + "]");
+    Program p{"reshape", "def f(x: torch.Tensor):\n"
+                         "    y = (x * 2.0).view(" + shapeList(to) + ") + 1.0\n"
+                         "    z = x.clone()\n"
+                         "    v = z.view(" + shapeList(to) + ")\n"
+                         "    v[0] = 3.0\n"
+                         "    return y, z\n",
+              {T(from)}};
+    Checked c = checkLowering(p, 2, 1e-6, {}, /*fused=*/true);
+    if (from != to) EXPECT_TRUE(allLowered(c, "immut.view"));  // else simplification drops the view
+  }
 }
 
 TEST(LowerAccess, NormalizeExample) {

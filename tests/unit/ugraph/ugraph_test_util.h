@@ -10,6 +10,7 @@
 #include <map>
 
 #include "../passes/functionalize_test_util.h"
+#include "fusion/fusion.h"
 #include "host_ops.h"
 #include "passes/canonicalize.h"
 #include "passes/constant_folding.h"
@@ -127,11 +128,21 @@ struct Checked {
 };
 
 // Plans p and compares kernel evaluation with the interpreter `rounds` times.
+// fused: kernels from the compiler's fusion plan (fusion/fusion.h) rather
+// than the planner's own simple groups.
 inline Checked checkLowering(const Program& p, int rounds = 2, double rtol = 1e-6,
-                             const PlanOptions& options = {}) {
+                             const PlanOptions& options = {}, bool fused = false) {
   Checked c;
   c.graph = simplifiedGraph(p);
-  c.kernels = planKernels(*c.graph, options);
+  FusionPlan plan;
+  PlanOptions planOptions = options;
+  if (fused) {
+    FusionOptions fusionOptions;
+    fusionOptions.kernelOp = canRunInKernel;
+    plan = fuseGraph(*c.graph, fusionOptions);
+    planOptions.fusion = &plan;
+  }
+  c.kernels = planKernels(*c.graph, planOptions);
   SCOPED_TRACE("graph:\n" + printGraph(*c.graph) + "kernels:\n" + printKernelGraph(c.kernels));
   if (std::getenv("STITCH_DUMP_UGRAPH")) std::cerr << printGraph(*c.graph) << printKernelGraph(c.kernels);
   for (int round = 0; round < rounds; ++round) {

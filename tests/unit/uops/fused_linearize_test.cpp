@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "../ugraph/ugraph_test_util.h"
+#include "fusion/fusion.h"
 #include "uop_eval.h"
 #include "uop_test_util.h"
 #include "uops/linearizer.h"
@@ -89,6 +90,48 @@ TEST(FusedLinearize, ScheduleSplitsAnInnerLoop) {
   int special = testing::firstOf(uops.uops, UOpKind::Special);
   ASSERT_GE(special, 0);
   EXPECT_EQ(uops.uops.at(special).ival, 3);
+}
+
+// A detection head writes slices of each row in place and returns a view
+// that merges the leading dims ([1, A, H, W, C] -> [1, A*H*W, C]). Each
+// row's tiles depend on the row only: they are filled once per row, outside
+// the loop over the row's C elements (filled inside it, every element
+// recomputed the whole row: quadratic work).
+TEST(FusedLinearize, TilesOfAViewedRowAreFilledOncePerRow) {
+  const int64_t a = testing::randInt(1, 3), h = testing::randInt(2, 6), w = testing::randInt(2, 6),
+                c = testing::randInt(6, 12);
+  Program p{"head", R"(
+def f(p: torch.Tensor, grid: torch.Tensor):
+    y = p.clone()
+    y[..., 0:2] = torch.sigmoid(y[..., 0:2]) + grid
+    y[..., 2:4] = torch.exp(y[..., 2:4])
+    y[..., 4:] = torch.sigmoid(y[..., 4:])
+    return y.view(1, -1, y.size(4))
+)", {T({1, a, h, w, c}), T({1, 1, h, w, 2})}};
+  auto g = simplifiedGraph(p);
+  FusionOptions options;
+  options.kernelOp = canRunInKernel;
+  FusionPlan plan = fuseGraph(*g, options);
+  PlanOptions planOptions;
+  planOptions.fusion = &plan;
+  KernelGraph kernels = planKernels(*g, planOptions);
+  ASSERT_EQ(kernels.kernels.size(), 1u);
+  const Kernel& k = kernels.kernels[0];
+  ASSERT_FALSE(k.block.locals.empty()) << "the row's tiles";
+  expectMatchesInterpreter(p, *g, k);
+  KernelUOps uops = linearize(k);
+  SCOPED_TRACE(uops.uops.str());
+  // Loop depth at each DEFINE_LOCAL and at the output's STORE.
+  int depth = 0, storeDepth = -1;
+  std::vector<int> localDepths;
+  for (const UOp& u : uops.uops.uops()) {
+    if (u.kind == UOpKind::Loop) ++depth;
+    if (u.kind == UOpKind::EndLoop && uops.uops.at(u.src[0]).kind == UOpKind::Loop) --depth;
+    if (u.kind == UOpKind::DefineLocal) localDepths.push_back(depth);
+    if (u.kind == UOpKind::Store && uops.uops.at(u.src[0]).kind == UOpKind::DefineGlobal) storeDepth = depth;
+  }
+  ASSERT_GE(storeDepth, 1);
+  for (int d : localDepths) EXPECT_LT(d, storeDepth) << "a tile filled inside the row's element loop";
 }
 
 }  // namespace

@@ -40,7 +40,9 @@ inline EvalValue evalAlu(const UOp& u, const std::vector<UOp>& uops, const std::
     case AluOp::Min: fl ? setF(std::isnan(F(0)) || F(0) < F(1) ? F(0) : F(1)) : (void)(r.i = std::min(I(0), I(1))); break;
     case AluOp::Exp: setF(std::exp(F(0))); break;
     case AluOp::Neg: fl ? setF(-F(0)) : (void)(r.i = -I(0)); break;
+    case AluOp::Sigmoid: setF(1.0 / (1.0 + std::exp(-F(0)))); break;
     case AluOp::CmpLT: r.i = fl ? F(0) < F(1) : I(0) < I(1); break;
+    case AluOp::CmpEQ: r.i = fl ? F(0) == F(1) : I(0) == I(1); break;
     case AluOp::Where: r = v[u.src[0]].i ? v[u.src[1]] : v[u.src[2]]; break;
     default: throw std::runtime_error(std::string("evalUOps: ALU ") + aluOpName(u.alu));
   }
