@@ -106,9 +106,10 @@ std::vector<std::string> compileFlags() {
   // cores from each other. So generated code has no pragmas: a kernel hands
   // its grid to the host's parallel loop (codegen/parallel_blocks.h), and
   // every thread in the process comes from the one libgomp pool.
-  // Results must match the reference interpreter bit for bit: no fused
-  // multiply-add contraction (gcc contracts across statements by default).
-  // -fno-math-errno changes no value, it only lets sqrt and friends become
+  // Element-wise code computes what the interpreter computes, op by op: no
+  // fused multiply-add contraction (gcc contracts across statements by
+  // default). Sums of products use explicit fmaf (uops MULADD; numerics in
+  // ugraph/numerics.h). -fno-math-errno changes no value, it only lets sqrt and friends become
   // plain instructions that vectorize.
   flags.push_back("-ffp-contract=off");
   flags.push_back("-fno-math-errno");

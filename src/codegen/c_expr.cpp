@@ -198,6 +198,10 @@ std::string renderAluExpr(AluOp op, DType operand, const std::vector<std::string
   STITCH_ASSERT((int)args.size() == aluOpArity(op), aluOpName(op), " takes ", aluOpArity(op),
                 " operands, not ", args.size());
   if (op == AluOp::Where) return args[0] + " ? " + args[1] + " : " + args[2];
+  if (op == AluOp::MulAdd) {
+    if (!isFloating(operand)) unsupported(op, operand);
+    return call(operand == DType::f32 ? "fmaf" : "fma", args);
+  }
   if (args.size() == 1) return unaryExpr(op, operand, args[0], prelude);
   return binaryExpr(op, operand, args[0], args[1], prelude);
 }

@@ -6,19 +6,11 @@
 #include <optional>
 #include <string>
 
-#include "common/cpu_clones.h"
 #include "stitch/aligned_buffer.h"
 
 namespace stitch {
 
 namespace {
-
-// Wide-vector clones of the chunk sum (baseline x86-64 ran two doubles per
-// instruction). Element-wise adds: every clone gives the same bits.
-STITCH_CPU_CLONES("avx512f", "avx2", "default")
-void addToSum(double* sum, const float* partial, size_t count) {
-  for (size_t i = 0; i < count; ++i) sum[i] += partial[i];
-}
 
 using Dims = std::vector<int64_t>;
 using Form = ContractionKernel::Form;
@@ -66,25 +58,24 @@ std::optional<Form> formOf(const Node& node) {
   return std::nullopt;
 }
 
-// The row-major product C[rows, n] = A[rows, kc] (row stride k) B[kc, n]
-// in the backend's column-major terms: C's n is the kernel's M (contiguous
-// in B and C), C's rows are the kernel's N, the chunk is K.
-tensorop::TensorOperation tileOperation(const Form& f, int64_t rows, int64_t kc) {
+// The row-major product C[rows, n] = A[rows, k] B[k, n] in the backend's
+// column-major terms: C's n is the kernel's M (contiguous in B and C), C's
+// rows are the kernel's N.
+tensorop::TensorOperation tileOperation(const Form& f, int64_t rows) {
   using tensorop::dim_t;
   std::vector<tensorop::Dimension> dims(3);
   dims[0].type = dim_t::m, dims[0].size = f.n;
   dims[0].stride_in0 = 1, dims[0].stride_out = 1;
   dims[1].type = dim_t::n, dims[1].size = rows;
   dims[1].stride_in1 = f.k, dims[1].stride_out = f.n;
-  dims[2].type = dim_t::k, dims[2].size = kc;
+  dims[2].type = dim_t::k, dims[2].size = f.k;
   dims[2].stride_in0 = f.n, dims[2].stride_in1 = 1;
   tensorop::OptimizerOptions options;
-  // One kernel call per tile and chunk: M = n whole keeps B's rows (lda = n)
-  // unpacked; the threads split the tiles, not the call.
+  // One kernel call per tile (and k block): M = n whole keeps B's rows
+  // (lda = n) unpacked; the threads split the tiles, not the call.
   options.max_m_kernel = f.n;
   options.max_n_kernel = rows;
-  options.max_k_kernel = kc;
-  options.max_kernel_size = std::max<int64_t>({f.n, rows, kc, options.max_kernel_size});
+  options.max_kernel_size = std::max<int64_t>({f.n, rows, options.max_kernel_size});
   tensorop::TensorOperation op;
   tensorop::setupOptimized(op, tensorop::ptype_t::zero, tensorop::ptype_t::gemm,
                            tensorop::ptype_t::none, dims, options);
@@ -112,17 +103,15 @@ std::unique_ptr<ContractionKernel> ContractionKernel::create(const Node& node, i
   const int64_t rows = kernel->tileRows_;
   try {
     for (const int64_t r : {rows, f->m % rows})
-      for (const int64_t kc : {std::min(kChunk, f->k), f->k % kChunk})
-        if (r > 0 && kc > 0 && !kernel->products_.count({r, kc}))
-          kernel->products_.emplace(std::make_pair(r, kc), tileOperation(*f, r, kc));
+      if (r > 0 && !kernel->products_.count(r)) kernel->products_.emplace(r, tileOperation(*f, r));
   } catch (const tensorop::Error&) {
     return nullptr;  // the backend refuses these sizes: the interpreter's routine runs them
   }
   return kernel;
 }
 
-const tensorop::TensorOperation& ContractionKernel::tileProduct(int64_t rows, int64_t kc) const {
-  return products_.at({rows, kc});
+const tensorop::TensorOperation& ContractionKernel::tileProduct(int64_t rows) const {
+  return products_.at(rows);
 }
 
 void ContractionKernel::run(const std::vector<const Tensor*>& operands, Tensor& out) const {
@@ -141,28 +130,17 @@ void ContractionKernel::run(const std::vector<const Tensor*>& operands, Tensor& 
   float* o = static_cast<float*>(out.rawData());
   const float* bias = f.bias ? static_cast<const float*>(operands[2]->rawData()) : nullptr;
   const int64_t tiles = (f.m + tileRows_ - 1) / tileRows_;
-#pragma omp parallel num_threads(threads_)
-  {
-    AlignedFloats partial(size_t(tileRows_ * f.n));
-    std::vector<double> sum(partial.size());
-#pragma omp for schedule(static)
-    for (int64_t item = 0; item < f.batch * tiles; ++item) {
-      const int64_t bt = item / tiles, r0 = (item % tiles) * tileRows_;
-      const int64_t rows = std::min(tileRows_, f.m - r0);
-      const size_t count = size_t(rows * f.n);
-      const float* at = a + (bt * f.m + r0) * f.k;
-      const float* bb = f.transposedB ? b : b + bt * f.k * f.n;
-      std::fill_n(sum.begin(), count, 0.0);
-      for (int64_t k0 = 0; k0 < f.k; k0 += kChunk) {
-        const int64_t kc = std::min(kChunk, f.k - k0);
-        tileProduct(rows, kc).execute(bb + k0 * f.n, at + k0, partial.data());
-        addToSum(sum.data(), partial.data(), count);
-      }
-      // As the interpreter: the product rounded to f32, then the bias added in f32.
-      float* ot = o + (bt * f.m + r0) * f.n;
-      for (size_t i = 0; i < count; ++i)
-        ot[i] = bias ? bias[i % size_t(f.n)] + float(sum[i]) : float(sum[i]);
-    }
+#pragma omp parallel for num_threads(threads_) schedule(static)
+  for (int64_t item = 0; item < f.batch * tiles; ++item) {
+    const int64_t bt = item / tiles, r0 = (item % tiles) * tileRows_;
+    const int64_t rows = std::min(tileRows_, f.m - r0);
+    const float* at = a + (bt * f.m + r0) * f.k;
+    const float* bb = f.transposedB ? b : b + bt * f.k * f.n;
+    float* ot = o + (bt * f.m + r0) * f.n;
+    tileProduct(rows).execute(bb, at, ot);
+    // As the interpreter: the product rounded to f32, then the bias added in f32.
+    if (bias)
+      for (int64_t i = 0; i < rows * f.n; ++i) ot[i] += bias[i % f.n];
   }
 }
 

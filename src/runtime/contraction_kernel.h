@@ -7,16 +7,13 @@
 //   bmm(A[b,m,k], B[b,k,n]), matmul of two 3-d      batched
 //   linear(X[..,k], W[n,k], bias)                   B(k, n) = W[n, k], + bias
 //
-// The reference interpreter accumulates f32 products in double; a plain f32
-// GEMM over a long k drifts from it by more than --check's tolerance (at
-// k = 1935 by ~3e-4 relative on an element where the terms cancel). So the
-// k loop runs in chunks of kChunk: each chunk is one f32 GEMM (short enough
-// that its rounding stays ~1e-7 relative), and the chunks' partial products
-// are summed in double, then rounded once, as the interpreter rounds. The
-// work is split into tiles of rows of C, as many as the threads share
-// evenly; each thread runs whole tiles, so a tile's f32 partial and f64 sum
-// stay in its cache across the chunks. Other shapes and dtypes get no
-// kernel here; the runtime then runs the interpreter's routine.
+// Each product runs in float32 over the whole k (ugraph/numerics.h: the
+// reference interpreter accumulates in double, and results are compared
+// with it under the tolerance rule of interp/tolerance.h). The work is
+// split into tiles of rows of C, as many as the threads share evenly; each
+// thread runs whole tiles, written straight into the output. Other shapes
+// and dtypes get no kernel here; the runtime then runs the interpreter's
+// routine.
 #pragma once
 #include <map>
 #include <memory>
@@ -31,9 +28,7 @@ namespace stitch {
 
 class ContractionKernel {
  public:
-  // Products of this many k steps run as one f32 GEMM.
-  static constexpr int64_t kChunk = 64;
-  // At most this many rows of C per tile (n = 1024: partial and sum 768 KiB).
+  // At most this many rows of C per tile.
   static constexpr int64_t kMaxTileRows = 64;
 
   // nullptr when the backend cannot run this node (see above).
@@ -51,14 +46,14 @@ class ContractionKernel {
 
  private:
   ContractionKernel(Form form, int threads);
-  // C tile (rows x n, row-major) = A rows (stride k) x B chunk of kc rows.
-  const tensorop::TensorOperation& tileProduct(int64_t rows, int64_t kc) const;
+  // C tile (rows x n, row-major) = A rows (stride k) x B.
+  const tensorop::TensorOperation& tileProduct(int64_t rows) const;
 
   Form form_;
   int threads_ = 1;
   int64_t tileRows_ = 1;
-  // Keyed by (rows, kc): full tiles and chunks, and the shorter last ones.
-  std::map<std::pair<int64_t, int64_t>, tensorop::TensorOperation> products_;
+  // Keyed by rows: full tiles and the shorter last one.
+  std::map<int64_t, tensorop::TensorOperation> products_;
 };
 
 }  // namespace stitch

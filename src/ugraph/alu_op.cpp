@@ -60,6 +60,7 @@ const char* aluOpName(AluOp op) {
     case AluOp::BitOr: return "BITOR";
     case AluOp::BitXor: return "BITXOR";
     case AluOp::Where: return "WHERE";
+    case AluOp::MulAdd: return "MULADD";
   }
   return "?";
 }
@@ -75,7 +76,7 @@ const char* reduceOpName(ReduceOp op) {
 }
 
 int aluOpArity(AluOp op) {
-  if (op == AluOp::Where) return 3;
+  if (op == AluOp::Where || op == AluOp::MulAdd) return 3;
   return op >= AluOp::Add ? 2 : 1;
 }
 

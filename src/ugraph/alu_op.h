@@ -36,6 +36,7 @@ enum class AluOp : uint8_t {
   BitAnd, BitOr, BitXor,
   // Ternary.
   Where,       // (bool cond, a, b)
+  MulAdd,      // floats: a * b + c rounded once (fma); the linearizer's sums of products
 };
 
 enum class ReduceOp : uint8_t { Sum, Prod, Max, Min };

@@ -1,12 +1,13 @@
 // Lowering of the contractions (mm, bmm, matmul with its 1-d and batch
 // broadcasting cases, linear) as Reduce loop nests: out[.., i, j] =
-// sum_k a[.., i, k] * b[.., k, j], accumulated in double for f32 and in the
-// dtype itself otherwise, in increasing k, as interp/matmul_ops.cpp does.
+// sum_k a[.., i, k] * b[.., k, j], accumulated in the result's dtype
+// (numerics.h), in increasing k.
 #include <algorithm>
 
 #include "ir/contraction_shapes.h"
 #include "ir/einsum_spec.h"
 #include "ugraph/lowering.h"
+#include "ugraph/numerics.h"
 
 namespace stitch {
 
@@ -51,7 +52,7 @@ int productElement(LowerContext& ctx, const Value* a, const Value* b, bool trans
     bi.push_back(k);
     bi.push_back(j);
   }
-  DType acc = t == DType::f32 ? DType::f64 : t;
+  DType acc = accumulateDType(t);
   int x = tg.cast(ctx.element(a, ai), acc), y = tg.cast(ctx.element(b, bi), acc);
   int sum = tg.reduce(ReduceOp::Sum, acc, tg.alu(AluOp::Mul, acc, {x, y}), {k});
   return tg.cast(sum, t);
@@ -98,8 +99,7 @@ int lowerLinear(LowerContext& ctx, const Node& n, const std::vector<int>& idx) {
 
 // einsum of two floating operands of one dtype without repeated subscripts
 // in an operand: out[output labels] = sum over the other labels of the
-// product, in double (the interpreter contracts pairwise through the same
-// products and double sums, rounding in between).
+// product, accumulated in the result's dtype (numerics.h).
 struct EinsumPlan {
   std::vector<const Value*> operands;
   EinsumLabels labels;
@@ -140,7 +140,7 @@ int lowerEinsum(LowerContext& ctx, const Node& n, const std::vector<int>& idx) {
   ThreadGraph& tg = ctx.tg();
   EinsumPlan p = *einsumPlan(n);
   DType t = dtypeOf(n.output());
-  DType acc = DType::f64;
+  DType acc = accumulateDType(t);
   std::vector<int> labelNode(p.labels.numLabels, -1);
   for (size_t d = 0; d < p.labels.output.size(); ++d) labelNode[p.labels.output[d]] = idx[d];
   std::vector<int> vars;

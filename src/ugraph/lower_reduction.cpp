@@ -1,11 +1,13 @@
 // Lowering of reductions over static dims (sum, mean, prod, amax / amin,
 // max / min of a whole tensor, all / any, logsumexp) and of softmax /
-// log_softmax as Reduce nodes, with the interpreter's dtype rules and
-// accumulators (interp/reduce_ops.cpp, along_dim_ops.cpp): float sums and
-// products accumulate in double, integer ones in i64; each Reduce folds in
-// row-major order of the reduced dims, as the interpreter does.
+// log_softmax as Reduce nodes, with the interpreter's dtype rules
+// (interp/reduce_ops.cpp, along_dim_ops.cpp) and the kernels' numerics
+// (numerics.h): float sums and products accumulate in the result's dtype,
+// integer ones in i64; each Reduce folds in row-major order of the reduced
+// dims.
 #include "ir/reduction_dtypes.h"
 #include "ugraph/lowering.h"
+#include "ugraph/numerics.h"
 
 namespace stitch {
 
@@ -143,15 +145,15 @@ int lowerReduce(LowerContext& ctx, const Node& n, const std::vector<int>& idx) {
   std::vector<int> at = inputIndex(ctx, shape, r, idx, vars);
   int x = ctx.element(self, at);
   if (op == "sum" || op == "prod") {
-    DType acc = isFloating(out) ? DType::f64 : DType::i64;
+    DType acc = accumulateDType(out);
     int body = tg.cast(tg.cast(x, out), acc);
     return tg.cast(fold(tg, op == "sum" ? ReduceOp::Sum : ReduceOp::Prod, acc, body, vars), out);
   }
   if (op == "mean") {
-    int body = tg.cast(tg.cast(x, out), DType::f64);
-    int s = fold(tg, ReduceOp::Sum, DType::f64, body, vars);
-    int count = tg.constFloat((double)reducedCount(shape, r.dims), DType::f64);
-    return tg.cast(tg.alu(AluOp::Div, DType::f64, {s, count}), out);
+    DType acc = accumulateDType(out);
+    int s = fold(tg, ReduceOp::Sum, acc, tg.cast(x, out), vars);
+    int count = tg.constFloat((double)reducedCount(shape, r.dims), acc);
+    return tg.alu(AluOp::Div, acc, {s, count});
   }
   if (op == "all" || op == "any") {
     int nz = in == DType::b8 ? x
@@ -163,16 +165,16 @@ int lowerReduce(LowerContext& ctx, const Node& n, const std::vector<int>& idx) {
     return tg.alu(AluOp::CmpNE, DType::b8, {folded, tg.constInt(0)});
   }
   if (op == "logsumexp") {
-    // max m, then m + log(sum exp(x - m)) in double; an infinite (or NaN) m
-    // is the result itself, as in the interpreter's one-pass form.
-    int m = fold(tg, ReduceOp::Max, DType::f64, tg.cast(tg.cast(x, out), DType::f64), vars);
+    // max m, then m + log(sum exp(x - m)); an infinite (or NaN) m is the
+    // result itself, as in the interpreter's one-pass form.
+    int m = fold(tg, ReduceOp::Max, out, tg.cast(x, out), vars);
     std::vector<int> vars2;
-    int x2 = tg.cast(tg.cast(ctx.element(self, inputIndex(ctx, shape, r, idx, vars2)), out), DType::f64);
-    int e = tg.alu(AluOp::Exp, DType::f64, {tg.alu(AluOp::Sub, DType::f64, {x2, m})});
-    int s = fold(tg, ReduceOp::Sum, DType::f64, e, vars2);
-    int finite = tg.alu(AluOp::Add, DType::f64, {m, tg.alu(AluOp::Log, DType::f64, {s})});
-    int special = tg.alu(AluOp::IsNan, DType::b8, {tg.alu(AluOp::Sub, DType::f64, {m, m})});
-    return tg.cast(tg.alu(AluOp::Where, DType::f64, {special, m, finite}), out);
+    int x2 = tg.cast(ctx.element(self, inputIndex(ctx, shape, r, idx, vars2)), out);
+    int e = tg.alu(AluOp::Exp, out, {tg.alu(AluOp::Sub, out, {x2, m})});
+    int s = fold(tg, ReduceOp::Sum, out, e, vars2);
+    int finite = tg.alu(AluOp::Add, out, {m, tg.alu(AluOp::Log, out, {s})});
+    int special = tg.alu(AluOp::IsNan, DType::b8, {tg.alu(AluOp::Sub, out, {m, m})});
+    return tg.alu(AluOp::Where, out, {special, m, finite});
   }
   bool isMax = op == "amax" || op == "max" || op == "argmax";
   int extreme = fold(tg, isMax ? ReduceOp::Max : ReduceOp::Min, in, x, vars);
@@ -196,7 +198,7 @@ int lowerReduce(LowerContext& ctx, const Node& n, const std::vector<int>& idx) {
 }
 
 // var / std(self, unbiased) or (self, dim, unbiased, keepdim): the mean,
-// then the mean squared deviation, in double (the interpreter's Welford
+// then the mean squared deviation (two passes; the interpreter's Welford
 // pass gives the same up to rounding).
 std::optional<ReduceArgs> varianceArgs(const Node& n) {
   const Value* self = n.input(0);
@@ -237,15 +239,16 @@ int lowerVariance(LowerContext& ctx, const Node& n, const std::vector<int>& idx)
   DType t = dtypeOf(n.output());
   int64_t count = reducedCount(shape, r.dims);
   std::vector<int> vars1, vars2;
-  int x1 = tg.cast(ctx.element(self, inputIndex(ctx, shape, r, idx, vars1)), DType::f64);
-  int sum = fold(tg, ReduceOp::Sum, DType::f64, x1, vars1);
-  int mean = tg.alu(AluOp::Div, DType::f64, {sum, tg.constFloat((double)count, DType::f64)});
-  int x2 = tg.cast(ctx.element(self, inputIndex(ctx, shape, r, idx, vars2)), DType::f64);
-  int dev = tg.alu(AluOp::Sub, DType::f64, {x2, mean});
-  int m2 = fold(tg, ReduceOp::Sum, DType::f64, tg.alu(AluOp::Mul, DType::f64, {dev, dev}), vars2);
+  DType acc = accumulateDType(t);
+  int x1 = tg.cast(ctx.element(self, inputIndex(ctx, shape, r, idx, vars1)), acc);
+  int sum = fold(tg, ReduceOp::Sum, acc, x1, vars1);
+  int mean = tg.alu(AluOp::Div, acc, {sum, tg.constFloat((double)count, acc)});
+  int x2 = tg.cast(ctx.element(self, inputIndex(ctx, shape, r, idx, vars2)), acc);
+  int dev = tg.alu(AluOp::Sub, acc, {x2, mean});
+  int m2 = fold(tg, ReduceOp::Sum, acc, tg.alu(AluOp::Mul, acc, {dev, dev}), vars2);
   double divisor = (double)count - (*constBool(unbiasedArg(n)) ? 1.0 : 0.0);
-  int var = tg.alu(AluOp::Div, DType::f64, {m2, tg.constFloat(divisor, DType::f64)});
-  if (n.is("std")) var = tg.alu(AluOp::Sqrt, DType::f64, {var});
+  int var = tg.alu(AluOp::Div, acc, {m2, tg.constFloat(divisor, acc)});
+  if (n.is("std")) var = tg.alu(AluOp::Sqrt, acc, {var});
   return tg.cast(var, t);
 }
 
@@ -281,16 +284,13 @@ int lowerSoftmax(LowerContext& ctx, const Node& n, const std::vector<int>& idx) 
   int m = fold(tg, ReduceOp::Max, t, along(r1), {r1});
   int r2 = tg.newReduceVar(shape[d]);
   int e2 = tg.alu(AluOp::Exp, t, {tg.alu(AluOp::Sub, t, {along(r2), m})});
-  int s = fold(tg, ReduceOp::Sum, DType::f64, tg.cast(e2, DType::f64), {r2});
+  int s = fold(tg, ReduceOp::Sum, t, e2, {r2});
   int xi = tg.cast(ctx.element(self, idx), t);
   int shifted = tg.alu(AluOp::Sub, t, {xi, m});
-  if (n.is("log_softmax")) {
-    int logSum = tg.alu(AluOp::Log, DType::f64, {s});
-    return tg.cast(tg.alu(AluOp::Sub, DType::f64, {tg.cast(shifted, DType::f64), logSum}), t);
-  }
-  int e = tg.cast(tg.alu(AluOp::Exp, t, {shifted}), DType::f64);
-  int scale = tg.alu(AluOp::Div, DType::f64, {tg.constFloat(1.0, DType::f64), s});
-  return tg.cast(tg.alu(AluOp::Mul, DType::f64, {e, scale}), t);
+  if (n.is("log_softmax")) return tg.alu(AluOp::Sub, t, {shifted, tg.alu(AluOp::Log, t, {s})});
+  int e = tg.alu(AluOp::Exp, t, {shifted});
+  int scale = tg.alu(AluOp::Div, t, {tg.constFloat(1.0, t), s});
+  return tg.alu(AluOp::Mul, t, {e, scale});
 }
 
 }  // namespace

@@ -2,15 +2,14 @@
 
 namespace stitch {
 
-bool laneSplits(ReduceOp op, DType acc, DType narrow, int64_t extent) {
+bool laneSplits(ReduceOp op, int64_t extent) {
   if (extent < kMinLaneSplitExtent) return false;
   switch (op) {
     case ReduceOp::Max:
     case ReduceOp::Min: return true;
     case ReduceOp::Sum:
     case ReduceOp::Prod:
-      if (isIntegral(acc)) return true;
-      return acc == DType::f64 && narrow != DType::f64;
+      return true;
   }
   return false;
 }

@@ -1,8 +1,7 @@
-// Lane-split reductions. A serial reduction is one dependency chain (an f64
-// add every few cycles, a NaN-propagating max through selects), and the C
-// compiler may not reorder it. Where reordering keeps the result equal to
-// the serial one up to float rounding, the linearizer accumulates in
-// kReduceLanes independent lanes instead:
+// Lane-split reductions. A serial reduction is one dependency chain (an add
+// every few cycles, a NaN-propagating max through selects), and the C
+// compiler may not reorder it. The linearizer accumulates in kReduceLanes
+// independent lanes instead:
 //
 //   lanes[W] = init                      (DEFINE_LOCAL, one per reduction)
 //   for o < N / W: for l < W:            the lane loop vectorizes
@@ -13,7 +12,10 @@
 //
 // so lane l folds the elements whose innermost reduce index is l mod W, in
 // order, under any outer reduce loops. W is a constant: results never
-// depend on the thread count or the block split.
+// depend on the thread count or the block split. Float sums differ from
+// the serial fold by rounding only (ugraph/numerics.h: kernels are
+// compared with the interpreter under a tolerance), and are more accurate
+// than it on long rows (W shorter chains).
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -28,15 +30,11 @@ constexpr int64_t kReduceLanes = 16;
 // combine would cost more than the chain.
 constexpr int64_t kMinLaneSplitExtent = 64;
 
-// Whether a reduction `op` accumulating in `acc` is lane-split, given the
-// dtype of its values before widening to `acc` (`narrow`) and the extent of
-// its innermost reduce loop. Yes for: integer sums and products (wrapping
-// arithmetic is associative and commutative), max / min of any dtype
-// (exact; NaN still wins), and sums / products of f32 (or integer) values
-// accumulated in f64 (reordering changes the f64 sum by far less than the
-// f32 result's rounding). f64 sums stay serial: there reordering would
-// change the result's last bits.
-bool laneSplits(ReduceOp op, DType acc, DType narrow, int64_t extent);
+// Whether a reduction `op` whose innermost reduce loop has `extent`
+// iterations is lane-split: every sum, product, max and min (integer
+// arithmetic wraps, so its order does not matter; max / min are exact, NaN
+// still wins; float sums change by rounding) whose loop is long enough.
+bool laneSplits(ReduceOp op, int64_t extent);
 
 // Emits `DEFINE_LOCAL acc[kReduceLanes]` and a loop setting every lane to
 // `init`; returns the DEFINE_LOCAL.

@@ -32,7 +32,14 @@ UOp reduceInit(ReduceOp op, DType dtype) {
 
 int Linearizer::combine(ReduceOp op, DType acc, int prev, int v) {
   switch (op) {
-    case ReduceOp::Sum: return g_.alu(AluOp::Add, acc, {prev, v});
+    case ReduceOp::Sum: {
+      // A sum of products (a contraction) accumulates with fused
+      // multiply-adds: one rounding per term, one instruction (numerics.h).
+      const UOp& term = g_.at(v);
+      if (isFloating(acc) && term.kind == UOpKind::Alu && term.alu == AluOp::Mul && term.dtype == acc)
+        return g_.alu(AluOp::MulAdd, acc, {term.src[0], term.src[1], prev});
+      return g_.alu(AluOp::Add, acc, {prev, v});
+    }
     case ReduceOp::Prod: return g_.alu(AluOp::Mul, acc, {prev, v});
     // The new value first: like the interpreter, a later equal value (-0.0
     // after +0.0) does not replace the current one, and NaN wins.
@@ -56,9 +63,7 @@ void Linearizer::emitReduce(int i) {
   bool lanes = false;
   if (!n.reduceVars.empty()) {
     const int last = n.reduceVars.back();
-    const TNode& b = tg_.node(body);
-    DType narrow = b.op == TOp::Cast ? tg_.node(b.args[0]).dtype : b.dtype;
-    lanes = laneSplits(n.reduce, acc, narrow, tg_.reduceExtent(last));
+    lanes = laneSplits(n.reduce, tg_.reduceExtent(last));
     for (int k = 0; k <= body && lanes; ++k)
       lanes = !(needed_[k] && value_[k] < 0 && tg_.node(k).op == TOp::Reduce && dependsOn(k, last));
   }

@@ -195,6 +195,7 @@ std::optional<UOp> foldConstant(const UOp& u, const std::vector<UOp>& uops) {
   if (u.kind == UOpKind::Cast) return foldCast(a, u.dtype);
   int arity = aluOpArity(u.alu);
   if ((int)u.src.size() != arity) return std::nullopt;
+  if (u.alu == AluOp::MulAdd) return std::nullopt;  // only built from non-constant products
   if (u.alu == AluOp::Where) {
     const UOp& pick = uops[a.ival ? u.src[1] : u.src[2]];
     if (pick.dtype != u.dtype) return std::nullopt;

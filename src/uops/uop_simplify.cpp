@@ -429,6 +429,7 @@ int simplifyAlu(UOpGraph& g, UOp& u) {
     if (u.src[1] == u.src[2] && g.at(u.src[1]).dtype == u.dtype) return u.src[1];
     return -1;
   }
+  if (op == AluOp::MulAdd) return -1;
   DType od = g.at(u.src[0]).dtype;
   if (aluOpArity(op) == 2 && commutative(op, od)) {
     auto rank = [&](int id) { return std::pair<int, int>(isConst(g, id) ? 1 : 0, id); };

@@ -38,11 +38,13 @@ import zlib
 import numpy as np
 
 sys.dont_write_bytecode = True  # keep the source tree free of __pycache__
-from static_types import TypeMismatch, check_static_types  # noqa: E402
-
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+from static_types import TypeMismatch, check_static_types  # noqa: E402
+from tolerance import ATOL, RTOL, close_mask  # noqa: E402
+
 PRELUDE = "import torch\nfrom typing import List, Tuple, Optional\n\n\n"
-DEFAULT_TOL = (1e-4, 1e-5)
+DEFAULT_TOL = (RTOL, ATOL)
 NUMPY_DTYPES = {"f32": np.float32, "f64": np.float64, "i64": np.int64, "i32": np.int32,
                 "bool": np.bool_}
 
@@ -238,7 +240,7 @@ def compare_one(i, expected, got, tol):
         bad = np.argwhere(nan_expected != nan_got)[0]
         raise CaseFailure("out%d nan mismatch at %s: torch %s, stitch %s" % (
             i, tuple(bad), expected[tuple(bad)], got[tuple(bad)]))
-    close = np.isclose(got, expected, rtol=rtol, atol=atol) | nan_expected
+    close = close_mask(got, expected, rtol=rtol, atol=atol) | nan_expected
     if not close.all():
         bad = np.argwhere(~close)[0]
         err = np.nanmax(np.abs(got.astype(np.float64) - expected))

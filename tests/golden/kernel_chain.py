@@ -1,9 +1,10 @@
 # The code generator's stages on an elementwise chain feeding a reduction:
 # fusion puts the chain (mul, sub, exp) and the f32 sum into one group whose
 # schedule splits the rows across blocks; its kernel computes each row's
-# sum in 16 lanes of f64 accumulators (a block-local array, so the C
-# compiler vectorizes the chain and the accumulation), then combines the
-# lanes in order. The index arithmetic needs no division.
+# sum in 16 lanes of f32 accumulators (float32 work in float32; a
+# block-local array, so the C compiler vectorizes the chain and the
+# accumulation), then combines the lanes in order. The index arithmetic
+# needs no division.
 # ARGS: --input x=f32[64,1000] --input y=f32[64,1000] --input s=0.5
 # STAGE: fused
 # CHECK: group g0 root %{{[a-z0-9.]+}} schedule (split_dim=0, sword={{[0-9]+}}, Row) nodes: %{{[a-z0-9.]+}}=mul %{{[a-z0-9.]+}}=sub %{{[a-z0-9.]+}}=exp %{{[a-z0-9.]+}}=sum
@@ -15,7 +16,7 @@
 # CHECK-NEXT: in1 %y : f32[64,1000] imap {x->0}
 # CHECK-NEXT: param0 %s : float
 # CHECK-NEXT: schedule (split_dim=0, sword={{[0-9]+}}, Row)
-# CHECK: Reduce SUM %{{[0-9]+}} over r0<1000> : f64
+# CHECK: Reduce SUM %{{[0-9]+}} over r0<1000> : f32
 # CHECK-NOT: kernel k1
 # STAGE: uops
 # CHECK: kernel k0
@@ -26,20 +27,18 @@
 # CHECK: SPECIAL{{ +}}i64{{ +}}gidx0 <
 # CHECK-NOT: DIV
 # CHECK-NOT: MOD
-# CHECK: DEFINE_LOCAL{{ +}}ptr.f64{{ +}}[16]
+# CHECK: DEFINE_LOCAL{{ +}}ptr.f32{{ +}}[16]
 # CHECK: LOAD{{ +}}f32
 # CHECK-NEXT: LOAD{{ +}}f32
 # CHECK-NEXT: ALU{{ +}}f32{{.*}}MUL
 # CHECK-NEXT: ALU{{ +}}f32{{.*}}SUB
 # CHECK-NEXT: ALU{{ +}}f32{{.*}}EXP
-# CHECK-NEXT: CAST{{ +}}f64
-# CHECK-NEXT: LOAD{{ +}}f64
-# CHECK-NEXT: ALU{{ +}}f64{{.*}}ADD
+# CHECK-NEXT: LOAD{{ +}}f32
+# CHECK-NEXT: ALU{{ +}}f32{{.*}}ADD
 # CHECK-NEXT: STORE
-# CHECK: DEFINE_ACC{{ +}}f64
-# CHECK: PHI{{ +}}f64
+# CHECK: DEFINE_ACC{{ +}}f32
+# CHECK: PHI{{ +}}f32
 # CHECK-NEXT: ENDLOOP
-# CHECK-NEXT: CAST{{ +}}f32
 # CHECK-NEXT: STORE
 # CHECK-NOT: DIV
 # CHECK-NOT: MOD

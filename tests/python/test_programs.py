@@ -110,5 +110,5 @@ def test_example(name, kind):
     rng = np.random.default_rng()
     inputs = examples.EXAMPLES[name](rng)
     module = load(os.path.join(ROOT, "examples", name + ".py"), "example_%s_%s" % (name, kind))
-    compiled = check_call(getattr(module, name), inputs, (examples.RTOL, examples.ATOL), kind)
+    compiled = check_call(getattr(module, name), inputs, diff.DEFAULT_TOL, kind)
     assert compiled.stitch_stats()["kernel_calls"] > 0

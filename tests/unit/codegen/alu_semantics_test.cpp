@@ -92,10 +92,12 @@ std::optional<InterpOp> interpOp(AluOp op) {
     case AluOp::BitAnd: return InterpOp{"bitwise_and", TypeSet::IntegralOrBool};
     case AluOp::BitOr: return InterpOp{"bitwise_or", TypeSet::IntegralOrBool};
     case AluOp::BitXor: return InterpOp{"bitwise_xor", TypeSet::IntegralOrBool};
-    // No single interpreter op: C division / remainder on index values
-    // and where are checked against C++ below.
+    // No single interpreter op: C division / remainder on index values,
+    // where and the contractions' fused multiply-add are checked against
+    // C++ below.
     case AluOp::Mod:
-    case AluOp::Where: return std::nullopt;
+    case AluOp::Where:
+    case AluOp::MulAdd: return std::nullopt;
   }
   return std::nullopt;
 }
@@ -112,7 +114,7 @@ bool inSet(TypeSet s, DType t) {
 
 std::vector<AluOp> allAluOps() {
   std::vector<AluOp> ops;
-  for (int k = 0; k <= (int)AluOp::Where; ++k) ops.push_back((AluOp)k);
+  for (int k = 0; k <= (int)AluOp::MulAdd; ++k) ops.push_back((AluOp)k);
   return ops;
 }
 
@@ -214,7 +216,10 @@ Tensor reference(AluOp op, DType t, const std::vector<Tensor>& operands) {
   const int64_t n = operands[0].numel();
   Tensor out = Tensor::empty({n}, t);
   for (int64_t k = 0; k < n; ++k) {
-    if (op == AluOp::Where) {
+    if (op == AluOp::MulAdd) {  // one rounding, as C's fma
+      double a = operands[0].getDouble(k), b = operands[1].getDouble(k), c = operands[2].getDouble(k);
+      out.setDouble(k, t == DType::f32 ? (double)std::fmaf((float)a, (float)b, (float)c) : std::fma(a, b, c));
+    } else if (op == AluOp::Where) {
       bool c = operands[0].getInt(k) != 0;
       if (isFloating(t)) out.setDouble(k, operands[c ? 1 : 2].getDouble(k));
       else out.setInt(k, operands[c ? 1 : 2].getInt(k));
@@ -237,7 +242,8 @@ TEST(AluSemantics, EveryOpOnEveryDtypeMatchesTheInterpreter) {
     for (DType t : kDtypes) {
       std::optional<InterpOp> iop = interpOp(op);
       bool referenceExists = iop ? inSet(iop->types, t)
-                                 : op == AluOp::Where || (op == AluOp::Mod && t != DType::b8);
+                                 : op == AluOp::Where || (op == AluOp::Mod && t != DType::b8) ||
+                                       (op == AluOp::MulAdd && isFloating(t));
       CPrelude scratch;
       std::vector<std::string> args(aluOpArity(op), "x");
       bool rendered = true;

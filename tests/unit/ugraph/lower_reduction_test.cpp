@@ -1,4 +1,4 @@
-// Reduction lowerings against the interpreter: sums and means (double
+// Reduction lowerings against the interpreter: sums and means (f32
 // accumulation for f32, i64 for ints), products, extrema, all / any,
 // logsumexp, softmax / log_softmax, keepdim and negative dims.
 #include "ugraph_test_util.h"

@@ -12,6 +12,7 @@
 #include "../passes/functionalize_test_util.h"
 #include "fusion/fusion.h"
 #include "host_ops.h"
+#include "interp/tolerance.h"
 #include "passes/canonicalize.h"
 #include "passes/constant_folding.h"
 #include "passes/cse.h"
@@ -102,24 +103,36 @@ inline IValueList runPlanned(const Graph& g, const KernelGraph& kg, const IValue
 }
 
 // Equal dtype and shape; elements equal up to float rounding (NaN == NaN).
+// Kernels against the interpreter: the project's tolerance rule
+// (interp/tolerance.h) at this rtol and PyTorch's atol for the dtype,
+// through lists and tuples.
 inline ::testing::AssertionResult closeValue(const IValue& a, const IValue& b, double rtol) {
-  if (!a.isTensor() || !b.isTensor()) return functionalize_test::sameValue(a, b);
+  Tolerance tol = pytorchTolerance(a.isTensor() ? a.toTensor().dtype() : DType::f64);
+  tol.rtol = rtol;
+  if (a.isTensor() != b.isTensor()) return ::testing::AssertionFailure() << "tensor vs non-tensor";
+  if ((a.isList() || a.isTuple()) && (b.isList() || b.isTuple())) {
+    const IValueList &x = a.toList(), &y = b.toList();
+    if (x.size() != y.size()) return ::testing::AssertionFailure() << "list lengths differ";
+    for (size_t i = 0; i < x.size(); ++i) {
+      auto r = closeValue(x[i], y[i], rtol);
+      if (!r) return r << " (element " << i << ")";
+    }
+    return ::testing::AssertionSuccess();
+  }
+  if (a.isDouble() && b.isDouble()) {
+    if (closeScalar(a.toDouble(), b.toDouble(), tol)) return ::testing::AssertionSuccess();
+    return ::testing::AssertionFailure() << a.toDouble() << " vs " << b.toDouble();
+  }
+  if (!a.isTensor()) return functionalize_test::sameValue(a, b);
   const Tensor &x = a.toTensor(), &y = b.toTensor();
   if (x.dtype() != y.dtype()) return ::testing::AssertionFailure() << "dtypes differ";
   if (x.sizes() != y.sizes()) return ::testing::AssertionFailure() << "shapes " << x.shapeStr() << " vs " << y.shapeStr();
-  for (int64_t i = 0; i < x.numel(); ++i) {
-    if (!isFloating(x.dtype())) {
-      if (x.getInt(i) != y.getInt(i))
-        return ::testing::AssertionFailure() << "element " << i << ": " << x.getInt(i) << " vs " << y.getInt(i);
-      continue;
-    }
-    double p = x.getDouble(i), q = y.getDouble(i);
-    if (std::isnan(p) && std::isnan(q)) continue;
-    if (p == q) continue;
-    if (std::abs(p - q) <= rtol * std::max({std::abs(p), std::abs(q), 1e-30}) + 1e-12) continue;
-    return ::testing::AssertionFailure() << "element " << i << ": " << p << " vs " << q;
-  }
-  return ::testing::AssertionSuccess();
+  TensorComparison c = compareTensorValues(x, y, tol);
+  if (c.close) return ::testing::AssertionSuccess();
+  const int64_t i = c.firstMismatch;
+  if (!isFloating(x.dtype()))
+    return ::testing::AssertionFailure() << "element " << i << ": " << x.getInt(i) << " vs " << y.getInt(i);
+  return ::testing::AssertionFailure() << "element " << i << ": " << x.getDouble(i) << " vs " << y.getDouble(i);
 }
 
 struct Checked {

@@ -27,17 +27,11 @@ std::vector<double> randomF32(size_t n) {
 
 TEST(LaneReduce, WhichReductionsSplit) {
   const int64_t n = kMinLaneSplitExtent;
-  EXPECT_TRUE(laneSplits(ReduceOp::Sum, DType::f64, DType::f32, n));
-  EXPECT_TRUE(laneSplits(ReduceOp::Prod, DType::f64, DType::f32, 1000));
-  EXPECT_TRUE(laneSplits(ReduceOp::Sum, DType::i64, DType::i32, n));
-  EXPECT_TRUE(laneSplits(ReduceOp::Prod, DType::i64, DType::i64, n));
-  EXPECT_TRUE(laneSplits(ReduceOp::Max, DType::f32, DType::f32, n));
-  EXPECT_TRUE(laneSplits(ReduceOp::Min, DType::f64, DType::f64, n));
-  EXPECT_TRUE(laneSplits(ReduceOp::Min, DType::i64, DType::i64, n));
-  EXPECT_FALSE(laneSplits(ReduceOp::Sum, DType::f64, DType::f32, n - 1));  // short: serial
-  EXPECT_FALSE(laneSplits(ReduceOp::Max, DType::f32, DType::f32, n - 1));
-  EXPECT_FALSE(laneSplits(ReduceOp::Sum, DType::f64, DType::f64, 1000));   // f64 sums stay serial
-  EXPECT_FALSE(laneSplits(ReduceOp::Sum, DType::f32, DType::f32, 1000));   // f32 accumulators too
+  for (ReduceOp op : {ReduceOp::Sum, ReduceOp::Prod, ReduceOp::Max, ReduceOp::Min}) {
+    EXPECT_TRUE(laneSplits(op, n));
+    EXPECT_TRUE(laneSplits(op, 1000));
+    EXPECT_FALSE(laneSplits(op, n - 1));  // short: serial
+  }
 }
 
 // out[i] = (f32) sum_j (f64) x[i, j].
