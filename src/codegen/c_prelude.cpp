@@ -18,7 +18,7 @@ std::string substitute(std::string code, DType dtype, const std::string& name) {
       {"$S", dtypeSuffix(dtype)},
       {"$F", f32 ? "f" : ""},
       {"$N", name},
-      {"$H", f32 ? "stitch_tanh_f32" : "tanh"},
+      {"$H", f32 ? "stitch_ktanh_f32" : "tanh"},
   };
   for (const auto& [from, to] : subs) {
     for (size_t pos = code.find(from); pos != std::string::npos; pos = code.find(from, pos + to.size()))
@@ -89,7 +89,7 @@ const char* kSigmoid = "static inline $T $N($T x) { return ($T)1 / (($T)1 + exp$
 // rounded to $T the way the interpreter rounds them.
 const char* kGeluErf =
     "static inline $T $N($T x) { return x * ($T)0.5 * (($T)1 + erf$F(x * ($T)0.70710678118654752440)); }\n";
-// $H is the tanh the interpreter calls: float_math.h's for f32, libm's for f64.
+// $H is the kernels' tanh: kernel_math.h's for f32, libm's for f64.
 const char* kGeluTanh = R"(static inline $T $N($T x) {
   const $T beta = ($T)(1.41421356237309504880 * 1.12837916709551257390 * 0.5), kappa = ($T)0.044715;
   $T inner = beta * (x + kappa * x * x * x);
@@ -132,7 +132,7 @@ const char* helperCode(PreludeFn fn, DType dtype) {
     case PreludeFn::Exp:
     case PreludeFn::Exp2:
     case PreludeFn::Expm1:
-    case PreludeFn::Tanh: return nullptr;  // float_math.h only
+    case PreludeFn::Tanh: return nullptr;  // kernel_math.h only
   }
   return nullptr;
 }
@@ -161,7 +161,7 @@ const char* dtypeSuffix(DType dtype) {
   return "?";
 }
 
-bool usesFloatMath(PreludeFn fn, DType dtype) {
+bool usesKernelMath(PreludeFn fn, DType dtype) {
   if (dtype != DType::f32) return false;
   switch (fn) {
     case PreludeFn::Exp:
@@ -183,15 +183,14 @@ bool usesFloatMath(PreludeFn fn, DType dtype) {
 
 std::string CPrelude::use(PreludeFn fn, DType dtype) {
   std::string name = std::string("stitch_") + fnName(fn) + "_" + dtypeSuffix(dtype);
-  // float_math.h defines its functions under these same names.
-  if (usesFloatMath(fn, dtype)) {
-    add("float_math.h", kFloatMathC);
-    return name;
+  if (usesKernelMath(fn, dtype)) {
+    add("kernel_math.h", kKernelMathC);
+    return std::string("stitch_k") + fnName(fn) + "_f32";
   }
   const char* code = helperCode(fn, dtype);
   STITCH_ASSERT(code, "no C helper ", fnName(fn), " for ", dtypeName(dtype));
   if (fn == PreludeFn::Silu) use(PreludeFn::Sigmoid, dtype);
-  if (fn == PreludeFn::GeluTanh && dtype == DType::f32) add("float_math.h", kFloatMathC);
+  if (fn == PreludeFn::GeluTanh && dtype == DType::f32) add("kernel_math.h", kKernelMathC);
   add(name, substitute(code, dtype, name));
   return name;
 }

@@ -2,12 +2,12 @@
 // one-line C expression: Python floor division and remainder, NaN-propagating
 // max/min, integer powers, sigmoid / silu / gelu, float-to-int conversion,
 // and f32 exp / exp2 / expm1 / tanh / sigmoid / silu. Each is written to
-// compute exactly what the reference interpreter computes
-// (interp/scalar_math.h, interp/elementwise_*.cpp); the f32 transcendentals
-// are common/float_math.h itself, embedded as text at build time, so a loop
-// calling them vectorizes (a libm call would not) and gives the
-// interpreter's bits. A translation unit gets only the helpers its kernels
-// use.
+// compute what the reference interpreter computes (interp/scalar_math.h,
+// interp/elementwise_*.cpp); the f32 transcendentals are
+// common/kernel_math.h, float32 in float32 within 2 ulp (the interpreter's
+// are double-based), embedded as text at build time, so a loop calling
+// them vectorizes 16 lanes wide (a libm call would not vectorize). A
+// translation unit gets only the helpers its kernels use.
 #pragma once
 #include <string>
 #include <vector>
@@ -37,11 +37,11 @@ class CPrelude {
   std::string text_;
 };
 
-// Whether `fn` on `dtype` comes from common/float_math.h.
-bool usesFloatMath(PreludeFn fn, DType dtype);
+// Whether `fn` on `dtype` comes from common/kernel_math.h.
+bool usesKernelMath(PreludeFn fn, DType dtype);
 
-// The text of common/float_math.h (generated at build time).
-extern const char kFloatMathC[];
+// The text of common/kernel_math.h (generated at build time).
+extern const char kKernelMathC[];
 
 const char* cTypeName(DType dtype);  // "float", "int64_t", "uint8_t" (bool) ...
 const char* dtypeSuffix(DType dtype);  // "f32", "i64", "b8" ...

@@ -44,9 +44,9 @@
 # CHECK-NOT: MOD
 # STAGE: code
 # CHECK: typedef union { int64_t i; double f; } stitch_scalar;
-# CHECK: static inline float stitch_exp_f32(
+# CHECK: static inline float stitch_kexp_f32(
 # CHECK: for (
-# CHECK: stitch_exp_f32(
+# CHECK: stitch_kexp_f32(
 # CHECK: void k0(void* const* bufs, const stitch_scalar* params, int64_t threads) {
 # CHECK-NOT: void k1(
 import torch

@@ -210,8 +210,8 @@ TEST(CRenderer, PreludeHoldsOnlyWhatKernelsUse) {
     for (size_t at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1)) ++n;
     return n;
   };
-  EXPECT_EQ(count("static inline float stitch_silu_f32("), 1) << text;
-  EXPECT_EQ(count("static inline float stitch_sigmoid_f32("), 1) << text;  // silu calls it
+  EXPECT_EQ(count("static inline float stitch_ksilu_f32("), 1) << text;  // kernel_math.h, once
+  EXPECT_EQ(count("static inline float stitch_ksigmoid_f32("), 1) << text;
   EXPECT_EQ(count("static inline float stitch_floordiv_f32("), 1) << text;
   EXPECT_EQ(count("static void stitch_run_blocks("), 1) << text;
   EXPECT_EQ(count("_f64("), 0) << text;  // no helper for a dtype nobody used

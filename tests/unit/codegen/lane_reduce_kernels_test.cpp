@@ -16,7 +16,7 @@
 #include "codegen/c_renderer.h"
 #include "codegen/kernel_cache.h"
 #include "codegen_test_util.h"
-#include "common/float_math.h"
+#include "common/kernel_math.h"
 #include "interp/reduce_ops.h"
 #include "interp/scalar_math.h"
 #include "interp/tensor.h"
@@ -283,10 +283,10 @@ TEST(LaneReduceKernels, SoftmaxLoopsVectorize) {
     std::vector<double> row, exps;
     for (int64_t c = 0; c < cols; ++c) row.push_back(xs[r * cols + c]);
     float mx = (float)fold(ReduceOp::Max, row, true);
-    for (int64_t c = 0; c < cols; ++c) exps.push_back(stitch_exp_f32(xs[r * cols + c] - mx));
+    for (int64_t c = 0; c < cols; ++c) exps.push_back(stitch_kexp_f32(xs[r * cols + c] - mx));
     double scaleRef = 1.0 / fold(ReduceOp::Sum, exps, true);
     for (int64_t c = 0; c < cols; ++c)
-      ASSERT_EQ(out[r * cols + c], (float)((double)stitch_exp_f32(xs[r * cols + c] - mx) * scaleRef))
+      ASSERT_EQ(out[r * cols + c], (float)((double)stitch_kexp_f32(xs[r * cols + c] - mx) * scaleRef))
           << "row " << r << " col " << c;
   }
 }
