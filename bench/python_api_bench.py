@@ -5,7 +5,7 @@
         --api-overhead build-bench/bench/api_overhead [--reps 50] [--threads 2] [--calls 20000]
 
 Run it with an interpreter that has tensorstitch installed (scripts/test.sh
-makes build/venv; bench/peer_venv.sh makes a venv with PyPI's PyTorch 2.x).
+makes build/venv; bench/setup_peers.sh makes a venv with PyPI's PyTorch 2.x).
 
 1. Per-call overhead: `add_one(x)` (bench/programs/add_one.py, x + 1 on a
    one-element tensor) called in a Python loop through tensorstitch, through

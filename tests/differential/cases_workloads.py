@@ -1,9 +1,15 @@
 """Whole programs of the kind the compiler targets (detection post-processing,
 normalization, recurrent cells, attention), written as real code is: some
 parameters unannotated (Tensor by default), two-space indentation, loops over
-zipped lists of tensors and floats."""
+zipped lists of tensors and floats; and the benchmark's workloads
+(bench/workloads), each at its small test size."""
+import importlib.util
+import os
 
 from case_builders import case
+
+WORKLOADS_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "bench",
+                             "workloads")
 
 CASES = [
     case("increment_rows_two_space_indent", """
@@ -142,3 +148,18 @@ def f(img: torch.Tensor, mean: torch.Tensor, std: torch.Tensor) -> torch.Tensor:
     return x.unsqueeze(0).contiguous()
 """, {"img": ("i64", [6, 5, 3], 0, 256), "mean": ("f32", [3]), "std": ("f32", [3], 0.5, 1.5)}),
 ]
+
+
+def bench_workload_cases():
+    spec = importlib.util.spec_from_file_location(
+        "workload_catalog", os.path.join(WORKLOADS_DIR, "catalog.py"))
+    catalog = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(catalog)
+    cases = []
+    for name, workload in catalog.WORKLOADS.items():
+        with open(os.path.join(WORKLOADS_DIR, name + ".py")) as f:
+            cases.append(case("bench_" + name, f.read(), workload["test_inputs"], fn=name))
+    return cases
+
+
+CASES += bench_workload_cases()

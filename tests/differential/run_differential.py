@@ -11,7 +11,8 @@ Cases live in cases_<family>.py as a list CASES of dicts:
   fn      the function to run
   inputs  {arg: spec}; spec is ("f32"|"f64", shape[, lo, hi]) (uniform,
           default [-1, 1)), ("i64"|"i32", shape, lo, hi) (integers in
-          [lo, hi)), ("bool", shape), or a Python int / float / bool scalar
+          [lo, hi)), ("bool", shape), a Python int / float / bool scalar,
+          or a list of tensor specs (a List[Tensor] argument)
   tol     optional (rtol, atol) for floats; default (1e-4, 1e-5)
   script  optional False: eager PyTorch is the reference but torch.jit.script
           types the program differently (skipped by --script)
@@ -84,6 +85,8 @@ def is_scalar_spec(spec):
 def make_input(spec, rng):
     if is_scalar_spec(spec):
         return spec
+    if isinstance(spec, list):
+        return [make_input(s, rng) for s in spec]
     kind, shape = spec[0], tuple(spec[1])
     if kind in ("f32", "f64"):
         lo, hi = (spec[2], spec[3]) if len(spec) >= 4 else (-1.0, 1.0)
@@ -104,16 +107,22 @@ def scalar_literal(value):
     return text if any(c in text for c in ".eEn") else text + ".0"
 
 
+def tensor_spec(kind, arr):
+    return "%s[%s]" % (kind, ",".join(str(d) for d in arr.shape))
+
+
 def spec_args(case, inputs):
     """--input NAME=SPEC arguments giving each input's dtype and shape."""
     args = []
     for name, value in inputs.items():
+        spec = case["inputs"][name]
         if isinstance(value, np.ndarray):
-            kind = case["inputs"][name][0]
-            spec = "%s[%s]" % (kind, ",".join(str(d) for d in value.shape))
+            text = tensor_spec(spec[0], value)
+        elif isinstance(value, list):
+            text = "[%s]" % ",".join(tensor_spec(s[0], a) for s, a in zip(spec, value))
         else:
-            spec = scalar_literal(value)
-        args += ["--input", "%s=%s" % (name, spec)]
+            text = scalar_literal(value)
+        args += ["--input", "%s=%s" % (name, text)]
     return args
 
 
@@ -145,13 +154,19 @@ def run_torch(module, case, inputs):
         if name not in inputs:
             raise CaseFailure("case gives no input for argument %r" % name)
         value = inputs[name]
-        args.append(torch.from_numpy(value.copy()) if isinstance(value, np.ndarray) else value)
+        if isinstance(value, list):
+            args.append([torch.from_numpy(a.copy()) for a in value])
+        else:
+            args.append(torch.from_numpy(value.copy()) if isinstance(value, np.ndarray) else value)
     return fn(*args)
 
 
 def stitch_command(args, prog, case, inputs, in_npz, out_npz):
     cmd = [args.stitch, "run", prog, "--fn", case["fn"]]
     tensors = {k: v for k, v in inputs.items() if isinstance(v, np.ndarray)}
+    for name, value in inputs.items():
+        if isinstance(value, list):  # a List[Tensor] argument: members NAME_0, NAME_1, ...
+            tensors.update(("%s_%d" % (name, i), a) for i, a in enumerate(value))
     for name, arr in tensors.items():
         # Some arrays go in Fortran order: the npz header says so and the
         # reader must honour it.
@@ -163,7 +178,7 @@ def stitch_command(args, prog, case, inputs, in_npz, out_npz):
         save(in_npz, **tensors)
         cmd += ["--inputs", in_npz]
     for name, value in inputs.items():
-        if not isinstance(value, np.ndarray):
+        if is_scalar_spec(value):
             cmd += ["--input", "%s=%s" % (name, scalar_literal(value))]
     cmd += ["--outputs", out_npz, "--mode", args.mode]
     if past_functionalization(args):

@@ -70,6 +70,11 @@ def random_shape(rng, rank_hint):
     return [rng.choice([0, 1, 1, 2, 3, 4, 5]) for _ in range(rank)]
 
 
+def tensor_arg(spec, rng, shuffle_shapes):
+    shape = random_shape(rng, len(spec[1])) if shuffle_shapes else list(spec[1])
+    return "%s[%s]" % (spec[0], ",".join(str(d) for d in shape))
+
+
 def input_args(case, rng, shuffle_shapes):
     args = []
     for name, spec in case["inputs"].items():
@@ -77,9 +82,10 @@ def input_args(case, rng, shuffle_shapes):
             value = "true" if spec else "false"
         elif isinstance(spec, (int, float)):
             value = repr(spec)
+        elif isinstance(spec, list):  # a List[Tensor] argument
+            value = "[%s]" % ",".join(tensor_arg(s, rng, shuffle_shapes) for s in spec)
         else:
-            shape = random_shape(rng, len(spec[1])) if shuffle_shapes else list(spec[1])
-            value = "%s[%s]" % (spec[0], ",".join(str(d) for d in shape))
+            value = tensor_arg(spec, rng, shuffle_shapes)
         args += ["--input", "%s=%s" % (name, value)]
     return args
 
