@@ -13,7 +13,8 @@
 // The cost model counts element iterations (one multiply-add or compare
 // with its loads is about 1 ns on one core):
 //
-//   cost = start + rounds * (perBlock + blockOverhead) + tail + combine
+//   cost = start + rounds * (perBlock + blockOverhead) + tail + shared
+//          + combine
 //
 //   perBlock  the iterations of one block: each member's elements under its
 //             partition times its per-element work (reductions: the elements
@@ -24,6 +25,8 @@
 //   start     fork / join of the parallel region (only when sword > 1).
 //   tail      blocks never finish together: the last one idles about half
 //             a block's work; small blocks balance better.
+//   shared    cache lines two threads both write (a split of an inner dim
+//             whose thread boundary falls inside a line, in every row).
 //   combine   a Column schedule adds its sword partial results serially.
 //
 // The optimum of rounds * blockOverhead against tail puts about
@@ -41,6 +44,11 @@ constexpr double kTailShare = 0.5;        // of one block's work, idle at the en
 constexpr double kExpensiveWeight = 4;    // exp, tanh, ...: a polynomial per element
 constexpr double kLoadWeight = 0.5;       // reading one element from outside the group
 constexpr double kAssignWeight = 0.5;     // a compare and select per element
+// A cache line two threads both write, moving between the cores. Set by
+// the decision it must get right: a [8400, 80] cat of three sigmoid
+// products split along its columns (8400 lines shared by the two threads)
+// ran 2.0-4.2 ms on two threads against 1.2 ms in one block.
+constexpr double kSharedLineCost = 400;
 constexpr int64_t kColumnMinExtent = int64_t(1) << 16;  // reductions worth cutting along
 
 int64_t blockElementsOf(const PartitionMap& map, const Value* v) {
@@ -119,6 +127,32 @@ std::vector<const Value*> outsideTensors(const std::vector<const Node*>& nodes) 
   return out;
 }
 
+// Cache lines that two threads both write under a Row schedule: the grid's
+// blocks go to the threads in contiguous ranges (codegen/parallel_blocks.h),
+// and where one thread's range ends inside a cache line of a row, the next
+// thread writes the rest of that line, in every row of the root outside the
+// split dim (none when the split dim is the outermost). Such a line moves
+// between the two cores as both write it.
+double sharedLines(const Value* root, const Schedule& s, int threads) {
+  if (s.type != SchedType::Row || s.sword <= 1 || threads <= 1 || !knownTensor(root)) return 0;
+  const Dims& shape = shapeOf(root);
+  if (s.splitDim < 0 || s.splitDim >= (int)shape.size()) return 0;
+  int64_t outer = 1, inner = 1;
+  for (int d = 0; d < s.splitDim; ++d) outer *= shape[d];
+  for (size_t d = (size_t)s.splitDim + 1; d < shape.size(); ++d) inner *= shape[d];
+  if (outer == 1) return 0;  // one line per boundary at most, written once
+  const int64_t size = (int64_t)dtypeSize(*root->type()->dtype());
+  const int64_t rowBytes = shape[s.splitDim] * inner * size;
+  const int64_t blockBytes = (shape[s.splitDim] + s.sword - 1) / s.sword * inner * size;
+  const int64_t team = std::min<int64_t>(threads, s.sword), base = s.sword / team, extra = s.sword % team;
+  double lines = 0;
+  for (int64_t t = 1; t < team; ++t) {
+    const int64_t firstBlock = t * base + std::min(t, extra);
+    if (rowBytes % 64 != 0 || firstBlock * blockBytes % 64 != 0) lines += (double)outer;
+  }
+  return lines;
+}
+
 double costOf(const std::vector<const Node*>& nodes, const PartitionMap& map, const Value* root,
               const Schedule& s, int threads) {
   double perBlock = 0;
@@ -128,7 +162,7 @@ double costOf(const std::vector<const Node*>& nodes, const PartitionMap& map, co
   double blocks = (double)s.sword;
   double rounds = std::ceil(blocks / std::max(threads, 1));
   double cost = rounds * (perBlock + kBlockOverhead);
-  if (s.sword > 1) cost += kParallelStart + kTailShare * perBlock;
+  if (s.sword > 1) cost += kParallelStart + kTailShare * perBlock + kSharedLineCost * sharedLines(root, s, threads);
   if (s.type == SchedType::Column && knownTensor(root)) cost += blocks * (double)numel(shapeOf(root));
   return cost;
 }
