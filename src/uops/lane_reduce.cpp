@@ -41,14 +41,15 @@ void accumulateLane(UOpGraph& g, DType acc, int lanes, int lane, int value,
   g.add(makeUOp(UOpKind::Store, acc, {lanes, lane, combine(prev, value)}), false);
 }
 
-int combineLanes(UOpGraph& g, DType acc, int lanes, int init,
-                 const std::function<int(int prev, int value)>& combine) {
-  int accUOp = g.add(makeUOp(UOpKind::DefineAcc, acc, {init}), false);
-  int l = loop(g, kReduceLanes);
-  int lane = g.add(makeUOp(UOpKind::Load, acc, {lanes, l}), false);
-  int phi = g.add(makeUOp(UOpKind::Phi, acc, {accUOp, combine(accUOp, lane), l}), false);
-  endLoop(g, l);
-  return phi;
+int combineLanes(UOpGraph& g, DType acc, int lanes, const std::function<int(int prev, int value)>& combine) {
+  for (int64_t half = kReduceLanes / 2; half >= 1; half /= 2) {
+    int l = loop(g, half);
+    int low = g.add(makeUOp(UOpKind::Load, acc, {lanes, l}), false);
+    int high = g.add(makeUOp(UOpKind::Load, acc, {lanes, g.alu(AluOp::Add, DType::i64, {l, g.constInt(half)})}), false);
+    g.add(makeUOp(UOpKind::Store, acc, {lanes, l, combine(low, high)}), false);
+    endLoop(g, l);
+  }
+  return g.add(makeUOp(UOpKind::Load, acc, {lanes, g.constInt(0)}), false);
 }
 
 }  // namespace stitch

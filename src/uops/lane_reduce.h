@@ -8,7 +8,8 @@
 //     lanes[l] = combine(lanes[l], x[o * W + l])
 //   for t < N % W:                       the tail, into the first lanes
 //     lanes[t] = combine(lanes[t], x[N / W * W + t])
-//   acc = init; for l < W: acc = combine(acc, lanes[l])   (fixed order)
+//   for h = W/2, .., 1: lanes[l < h] = combine(lanes[l], lanes[l + h])
+//   acc = lanes[0]                                        (fixed order)
 //
 // so lane l folds the elements whose innermost reduce index is l mod W, in
 // order, under any outer reduce loops. W is a constant: results never
@@ -45,9 +46,11 @@ int defineLanes(UOpGraph& g, DType acc, int init);
 void accumulateLane(UOpGraph& g, DType acc, int lanes, int lane, int value,
                     const std::function<int(int prev, int value)>& combine);
 
-// acc = init; for l < kReduceLanes: acc = combine(acc, lanes[l]); returns
-// the PHI (the reduction's value after the loop).
-int combineLanes(UOpGraph& g, DType acc, int lanes, int init,
-                 const std::function<int(int prev, int value)>& combine);
+// Folds the lanes pairwise, halving: for h = W/2, W/4, .., 1:
+// lanes[l] = combine(lanes[l], lanes[l + h]) for l < h; returns the load
+// of lanes[0], the reduction's value. log2(W) dependent steps of vector
+// width h instead of W serial ones: a short reduction (a 64-long dot) is
+// not dominated by its combine.
+int combineLanes(UOpGraph& g, DType acc, int lanes, const std::function<int(int prev, int value)>& combine);
 
 }  // namespace stitch

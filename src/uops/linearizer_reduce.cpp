@@ -118,7 +118,7 @@ void Linearizer::emitReduce(int i) {
     }
     for (auto it = loops.rbegin(); it != loops.rend(); ++it) endLoop(*it);
     for (int r : n.reduceVars) bound_[r] = 0;
-    value_[i] = combineLanes(g_, acc, laneArray, init, combineWith);
+    value_[i] = combineLanes(g_, acc, laneArray, combineWith);
     return;
   }
   int v = bodyValue();

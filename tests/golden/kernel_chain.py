@@ -3,8 +3,8 @@
 # schedule splits the rows across blocks; its kernel computes each row's
 # sum in 16 lanes of f32 accumulators (float32 work in float32; a
 # block-local array, so the C compiler vectorizes the chain and the
-# accumulation), then combines the lanes in order. The index arithmetic
-# needs no division.
+# accumulation), then combines the lanes pairwise (16 -> 8 -> 4 -> 2 -> 1).
+# The index arithmetic needs no division.
 # ARGS: --input x=f32[64,1000] --input y=f32[64,1000] --input s=0.5
 # STAGE: fused
 # CHECK: group g0 root %{{[a-z0-9.]+}} schedule (split_dim=0, sword={{[0-9]+}}, Row) nodes: %{{[a-z0-9.]+}}=mul %{{[a-z0-9.]+}}=sub %{{[a-z0-9.]+}}=exp %{{[a-z0-9.]+}}=sum
@@ -36,10 +36,15 @@
 # CHECK-NEXT: LOAD{{ +}}f32
 # CHECK-NEXT: ALU{{ +}}f32{{.*}}ADD
 # CHECK-NEXT: STORE
-# CHECK: DEFINE_ACC{{ +}}f32
-# CHECK: PHI{{ +}}f32
-# CHECK-NEXT: ENDLOOP
+# CHECK: CONST{{ +}}i64{{ +}}2{{$}}
+# CHECK-NEXT: LOOP
+# CHECK-NEXT: LOAD{{ +}}f32
+# CHECK-NEXT: ALU{{ +}}i64{{.*}}ADD
+# CHECK-NEXT: LOAD{{ +}}f32
+# CHECK-NEXT: ALU{{ +}}f32{{.*}}ADD
 # CHECK-NEXT: STORE
+# CHECK-NEXT: ENDLOOP
+# CHECK-NOT: DEFINE_ACC
 # CHECK-NOT: DIV
 # CHECK-NOT: MOD
 # STAGE: code

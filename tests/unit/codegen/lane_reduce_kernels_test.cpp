@@ -36,7 +36,8 @@ struct Config {
 };
 
 // The fold the kernel computes: serial, or lane l folding the elements
-// j == l (mod kReduceLanes) of every row in order, then the lanes in order.
+// j == l (mod kReduceLanes) of every row in order, then the lanes pairwise
+// (lane l with lane l + h, for h = W/2 down to 1).
 // Values are held in double (floats) or int64 (integers), as the kernel's.
 template <typename A>
 A fold(ReduceOp op, const std::vector<A>& values, bool lanes) {
@@ -60,8 +61,9 @@ A fold(ReduceOp op, const std::vector<A>& values, bool lanes) {
   }
   std::vector<A> lane(kReduceLanes, init);
   for (size_t j = 0; j < values.size(); ++j) lane[j % kReduceLanes] = combine(lane[j % kReduceLanes], values[j]);
-  A acc = init;
-  for (A v : lane) acc = combine(acc, v);
+  for (size_t half = kReduceLanes / 2; half >= 1; half /= 2)  // pairwise, halving
+    for (size_t l = 0; l < half; ++l) lane[l] = combine(lane[l], lane[l + half]);
+  A acc = lane[0];
   return acc;
 }
 

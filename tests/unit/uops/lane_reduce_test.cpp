@@ -60,9 +60,10 @@ TEST(LaneReduce, LongSumsAccumulateInLanesInLaneOrder) {
       ASSERT_EQ(locals.size(), 1u) << g.str();
       EXPECT_EQ(g.at(locals[0]).ival, kReduceLanes);
       EXPECT_EQ(g.at(locals[0]).dtype, DType::f64);
-      // Start, main (outer and lane loop), tail when cols % lanes, combine.
+      // Start, main (outer and lane loop), tail when cols % lanes, and the
+      // pairwise combine (one loop per halving: 16 -> 8 -> 4 -> 2 -> 1).
       size_t loops = allOf(g, UOpKind::Loop).size();
-      EXPECT_EQ(loops, 1u + 4u + (cols % kReduceLanes ? 1u : 0u)) << g.str();
+      EXPECT_EQ(loops, 1u + 3u + 4u + (cols % kReduceLanes ? 1u : 0u)) << g.str();
     } else {
       EXPECT_TRUE(locals.empty()) << g.str();
     }
@@ -70,9 +71,9 @@ TEST(LaneReduce, LongSumsAccumulateInLanesInLaneOrder) {
     for (int64_t r = 0; r < rows; ++r) {
       std::vector<double> lane(lanes ? kReduceLanes : 1, 0.0);
       for (int64_t c = 0; c < cols; ++c) lane[c % (int64_t)lane.size()] += bufs[1][r * cols + c];
-      double s = 0;
-      for (double v : lane) s += v;
-      ASSERT_EQ(bufs[0][r], (double)(float)s) << "row " << r;
+      for (size_t half = lane.size() / 2; half >= 1; half /= 2)  // pairwise, halving
+        for (size_t l = 0; l < half; ++l) lane[l] += lane[l + half];
+      ASSERT_EQ(bufs[0][r], (double)(float)lane[0]) << "row " << r;
     }
   }
 }
