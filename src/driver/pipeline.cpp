@@ -13,6 +13,7 @@
 #include "passes/parallel_map.h"
 #include "passes/shape_inference.h"
 #include "passes/specialize_lists.h"
+#include "passes/transposed_products.h"
 #include "passes/unroll.h"
 #include "runtime/code_plan.h"
 #include "ugraph/kernel_graph_printer.h"
@@ -87,7 +88,7 @@ constexpr int kUnrollRounds = 3;
 // unrolled. After either, canonicalize takes elements out of the rebuilt
 // lists and shape inference gives what uses them their exact types before
 // the simplification runs (again).
-void simplifiedStage(Graph& g, const PipelineOptions& options, PassLogger& logger) {
+void simplifyAndUnroll(Graph& g, const PipelineOptions& options, PassLogger& logger) {
   bool specialized = false;
   if (!options.listInputs.empty()) {
     runPass("specialize-lists", g, logger,
@@ -109,6 +110,15 @@ void simplifiedStage(Graph& g, const PipelineOptions& options, PassLogger& logge
     runPass("shape-inference", g, logger, reinferShapes);
     simplifyPasses(g, logger);
   }
+}
+
+// Then the choices that need the final static shapes: a product of few
+// rows reads a transposed operand as stored.
+void simplifiedStage(Graph& g, const PipelineOptions& options, PassLogger& logger) {
+  simplifyAndUnroll(g, options, logger);
+  bool rewritten = false;
+  runPass("transposed-products", g, logger, [&](Graph& g) { rewritten = readTransposedOperandsInPlace(g); });
+  if (rewritten) runPass("dce", g, logger, eliminateDeadCode);
 }
 
 }  // namespace
