@@ -126,14 +126,15 @@ def spec_args(case, inputs):
     return args
 
 
-def flatten_result(value, out):
-    """Torch-side result -> list of numpy arrays, lists/tuples flattened."""
+def flatten_result(value, out, error=CaseFailure):
+    """Torch-side result -> list of numpy arrays, lists/tuples flattened;
+    `error` is raised for a value of another kind."""
     import torch
     if isinstance(value, torch.Tensor):
         out.append(value.detach().cpu().numpy().copy())
     elif isinstance(value, (list, tuple)):
         for item in value:
-            flatten_result(item, out)
+            flatten_result(item, out, error)
     elif isinstance(value, bool):
         out.append(np.array(value, dtype=np.bool_))
     elif isinstance(value, int):
@@ -141,7 +142,7 @@ def flatten_result(value, out):
     elif isinstance(value, float):
         out.append(np.array(value, dtype=np.float64))
     else:
-        raise CaseFailure("torch returned an unsupported value of type %s" % type(value).__name__)
+        raise error("torch returned an unsupported value of type %s" % type(value).__name__)
     return out
 
 

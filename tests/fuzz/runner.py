@@ -20,6 +20,10 @@ import warnings
 
 import numpy as np
 
+sys.dont_write_bytecode = True  # keep the source tree free of __pycache__
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "differential"))
+import run_differential as diff  # noqa: E402
+
 CONFIGS = [
     ("compiled-t2", ["--mode", "compiled", "--threads", "2"]),
     ("compiled-t1", ["--mode", "compiled", "--threads", "1"]),
@@ -99,21 +103,7 @@ def first_line(e):
 
 
 def flatten(value, out):
-    import torch
-    if isinstance(value, torch.Tensor):
-        out.append(value.detach().numpy().copy())
-    elif isinstance(value, (list, tuple)):
-        for item in value:
-            flatten(item, out)
-    elif isinstance(value, bool):
-        out.append(np.array(value, dtype=np.bool_))
-    elif isinstance(value, int):
-        out.append(np.array(value, dtype=np.int64))
-    elif isinstance(value, float):
-        out.append(np.array(value, dtype=np.float64))
-    else:
-        raise Invalid("returns a %s" % type(value).__name__)
-    return out
+    return diff.flatten_result(value, out, Invalid)
 
 
 class _Timeout(BaseException):  # not caught as a PyTorch error
