@@ -6,6 +6,7 @@
 
 #include "common/error.h"
 #include "uops/linearizer_impl.h"
+#include "uops/loop_pieces.h"
 #include "uops/reduce_order.h"
 
 namespace stitch {
@@ -180,6 +181,10 @@ void Linearizer::emitFill(int i) {
   const int buffer = g_.add(local, false);
   std::vector<int> loops;
   const int body = n.args[0];
+  if (n.reduceVars.size() == 1) {
+    std::vector<int64_t> pieces = fillPieces(n.reduceVars[0], body);
+    if (!pieces.empty()) return emitPiecedFill(i, buffer, pieces);
+  }
   int flat = c(0);
   for (int r : n.reduceVars) {
     int l = loopUOp(c(0), c(tg_.reduceExtent(r)));
@@ -199,6 +204,46 @@ void Linearizer::emitFill(int i) {
   for (size_t k = 0; k < value_.size(); ++k)
     for (int r : n.reduceVars)
       if (std::find(rvars_[k].begin(), rvars_[k].end(), r) != rvars_[k].end()) value_[k] = -1;
+  value_[i] = buffer;
+}
+
+// The nodes of a fill's body that depend on its variable r.
+std::vector<int64_t> Linearizer::fillPieces(int r, int body) const {
+  std::vector<int> nodes;
+  for (int k = 0; k <= body; ++k)
+    if (needed_[k] && std::find(rvars_[k].begin(), rvars_[k].end(), r) != rvars_[k].end()) nodes.push_back(k);
+  return loopPieces(tg_, nodes, reduceVarNode_.at(r), tg_.reduceExtent(r));
+}
+
+// A fill over one variable whose body compares it with constants
+// (loop_pieces.h): one fill loop per piece, each emitting the body afresh
+// under its own bounds, so the comparisons fold there.
+void Linearizer::emitPiecedFill(int i, int buffer, const std::vector<int64_t>& bounds) {
+  const TNode& n = tg_.node(i);
+  const int r = n.reduceVars[0], body = n.args[0];
+  // The next piece emits the body again: what depends on r, and what lived
+  // in the (closed) loops of reductions inside the body, is out of scope.
+  auto forgetPiece = [&] {
+    for (size_t k = 0; k < value_.size(); ++k) {
+      const auto& rv = rvars_[k];
+      bool onR = std::find(rv.begin(), rv.end(), r) != rv.end();
+      bool inClosedLoop = !rv.empty() && std::none_of(rv.begin(), rv.end(), [&](int x) { return bound_[x] != 0; });
+      if (onR || inClosedLoop || (tg_.node((int)k).op == TOp::ReduceVar && (int)k != reduceVarNode_.at(r)))
+        value_[k] = -1;
+    }
+  };
+  for (size_t p = 0; p + 1 < bounds.size(); ++p) {
+    int l = loopUOp(c(bounds[p]), c(bounds[p + 1]));
+    value_[reduceVarNode_.at(r)] = l;
+    bound_[r] = 1;
+    emitBodyNodes(body, r);
+    int v = value_[body];
+    STITCH_ASSERT(v >= 0, "fill body of %", i, " not emitted");
+    g_.add(makeUOp(UOpKind::Store, n.dtype, {buffer, l, v}), false);
+    g_.add(makeUOp(UOpKind::EndLoop, DType::i64, {l}), false);
+    forgetPiece();
+  }
+  bound_[r] = 0;
   value_[i] = buffer;
 }
 
@@ -302,6 +347,10 @@ void Linearizer::run() {
   emitLevel(0);
   for (int p = 0; p < numLoops; ++p) {
     if (p == numLoops - 1 && outer.empty() && unrollsInnerLoop(order_[p])) return emitUnrolledInnerLoop(order_[p]);
+    if (p == numLoops - 1 && outer.empty()) {
+      std::vector<int64_t> pieces = innerLoopPieces(order_[p]);
+      if (!pieces.empty()) return emitPiecedInnerLoop(order_[p], pieces);
+    }
     if (p == numLoops - 1 && !outer.empty()) emitOuterReduces(outer);
     else openLoop(order_[p]);
     emitLevel(p + 1);
@@ -337,6 +386,39 @@ void Linearizer::emitUnrolledInnerLoop(int l) {
     emitStores(outputIndex());
     // The next copy recomputes what depends on the variable, and what lives
     // inside a reduction's (now closed) loops.
+    for (size_t k = 0; k < value_.size(); ++k)
+      if (outDepth_[k] == depth || !rvars_[k].empty() || tg_.node((int)k).op == TOp::ReduceVar) value_[k] = -1;
+  }
+  closeLoops();
+}
+
+// The innermost output loop's pieces (loop_pieces.h): a loop over one
+// iteration dim that the grid does not split.
+std::vector<int64_t> Linearizer::innerLoopPieces(int l) const {
+  const LoopDim& loop = block_.loops[l];
+  if (l == splitLoop_ || loop.iterDims.size() != 1 || loop.extent < 2) return {};
+  const int depth = (int)block_.loops.size();
+  int var = -1;
+  std::vector<int> nodes;
+  for (int k = 0; k < (int)tg_.nodes().size(); ++k) {
+    const TNode& n = tg_.node(k);
+    if (n.op == TOp::IterVar && n.index == loop.iterDims[0]) var = k;
+    if (needed_[k] && (outDepth_[k] == depth || !rvars_[k].empty())) nodes.push_back(k);
+  }
+  if (var < 0) return {};
+  return loopPieces(tg_, nodes, var, loop.extent);
+}
+
+// The innermost output loop as consecutive loops over its pieces, each
+// emitting the element's nodes afresh under its own bounds.
+void Linearizer::emitPiecedInnerLoop(int l, const std::vector<int64_t>& bounds) {
+  const int depth = (int)block_.loops.size();
+  for (size_t p = 0; p + 1 < bounds.size(); ++p) {
+    int u = loopUOp(c(bounds[p]), c(bounds[p + 1]));
+    loopVar_[l] = u;
+    emitLevel(depth);
+    emitStores(outputIndex());
+    g_.add(makeUOp(UOpKind::EndLoop, DType::i64, {u}), false);
     for (size_t k = 0; k < value_.size(); ++k)
       if (outDepth_[k] == depth || !rvars_[k].empty() || tg_.node((int)k).op == TOp::ReduceVar) value_[k] = -1;
   }

@@ -37,6 +37,10 @@ class Linearizer {
   void runColumn();
   bool unrollsInnerLoop(int l) const;
   void emitUnrolledInnerLoop(int l);
+  std::vector<int64_t> innerLoopPieces(int l) const;
+  void emitPiecedInnerLoop(int l, const std::vector<int64_t>& bounds);
+  std::vector<int64_t> fillPieces(int r, int body) const;
+  void emitPiecedFill(int i, int buffer, const std::vector<int64_t>& bounds);
   int outputIndex();
   void emitStores(int index);
   void closeLoops();

@@ -400,6 +400,10 @@ int simplifyCompare(UOpGraph& g, const UOp& u) {
   if (a.dtype != DType::i64 || b.dtype != DType::i64) return -1;
   auto yes = [&] { return g.constInt(1, DType::b8); };
   auto no = [&] { return g.constInt(0, DType::b8); };
+  if (u.src[0] == u.src[1]) {  // a value against itself
+    if (u.alu == AluOp::CmpEQ || u.alu == AluOp::CmpLE) return yes();
+    if (u.alu == AluOp::CmpNE || u.alu == AluOp::CmpLT) return no();
+  }
   switch (u.alu) {
     case AluOp::CmpLT:
       if (a.vmax < b.vmin) return yes();

@@ -323,4 +323,12 @@ def f(x: torch.Tensor, k: int) -> torch.Tensor:
             t = x
     return t
 """, {"x": F4, "k": 2}, fallback=True),
+    # A tile whose fill loop is split into pieces (loop_pieces.h) re-emits
+    # its body per piece; values of the reductions inside it belonged to the
+    # previous piece's (closed) loops.
+    case("pieced_fill_with_reductions_inside", """
+def f(y: torch.Tensor) -> List[torch.Tensor]:
+    t6 = torch.stack(y.unbind(0), 0).logsumexp(1, keepdim=True)
+    return t6.unbind(0)
+""", {"y": ("f32", [2, 2])}),
 ]

@@ -132,6 +132,23 @@ def f(p: torch.Tensor, grid: torch.Tensor):
   }
   ASSERT_GE(storeDepth, 1);
   for (int d : localDepths) EXPECT_LT(d, storeDepth) << "a tile filled inside the row's element loop";
+  // Loop pieces (loop_pieces.h): the exp of y[..., 2:4] runs only where the
+  // write lands, in loops of at most 2 iterations, not over the whole row.
+  std::vector<int> open;
+  int exps = 0;
+  for (int id = 0; id < uops.uops.size(); ++id) {
+    const UOp& u = uops.uops.at(id);
+    if (u.kind == UOpKind::Loop) open.push_back(id);
+    if (u.kind == UOpKind::EndLoop && !open.empty() && u.src[0] == open.back()) open.pop_back();
+    if (u.kind != UOpKind::Alu || u.alu != AluOp::Exp) continue;
+    ++exps;
+    ASSERT_FALSE(open.empty());
+    const UOp& loop = uops.uops.at(open.back());
+    const UOp &lo = uops.uops.at(loop.src[0]), &hi = uops.uops.at(loop.src[1]);
+    ASSERT_TRUE(lo.kind == UOpKind::Const && hi.kind == UOpKind::Const) << "exp in a loop of unknown length";
+    EXPECT_LE(hi.ival - lo.ival, 2) << "exp computed beyond the columns y[..., 2:4] writes";
+  }
+  EXPECT_GE(exps, 1);
 }
 
 }  // namespace
