@@ -1,5 +1,7 @@
 #include "fusion/fusion_groups.h"
 
+#include <functional>
+
 #include <algorithm>
 #include <map>
 
@@ -141,18 +143,50 @@ const char* BlockGroups::check(const std::vector<const Node*>& nodes, const std:
   return nullptr;
 }
 
+std::vector<int> BlockGroups::sandwichedBy(const std::vector<int>& parts) const {
+  std::set<int> in(parts.begin(), parts.end());
+  // Groups downstream of the parts (outside them), in discovery order.
+  std::vector<int> down;
+  std::set<int> seen(in);
+  for (size_t i = 0; i < parts.size() + down.size(); ++i) {
+    int g = i < parts.size() ? parts[i] : down[i - parts.size()];
+    for (int c : consumersOf(g))
+      if (seen.insert(c).second) down.push_back(c);
+  }
+  // Those of them from which a part is reachable (through other groups).
+  std::map<int, bool> reaches;
+  std::function<bool(int)> reachesParts = [&](int g) {
+    auto it = reaches.find(g);
+    if (it != reaches.end()) return it->second;
+    reaches[g] = false;  // cut cycles through non-kernel nodes' groups
+    bool r = false;
+    for (int c : consumersOf(g)) r = r || in.count(c) || reachesParts(c);
+    return reaches[g] = r;
+  };
+  std::vector<int> out;
+  for (int h : down)
+    if (reachesParts(h)) out.push_back(h);
+  return out;
+}
+
 bool BlockGroups::tryMerge(const std::vector<int>& ids) {
   std::vector<int> parts;
   for (int g : ids)
     if (std::find(parts.begin(), parts.end(), g) == parts.end() && !members(g).empty()) parts.push_back(g);
   if (parts.size() < 2) return false;
-  // An Assign op brings the group making its base.
-  for (size_t i = 0; i < parts.size(); ++i)
-    for (const Node* n : members(parts[i])) {
-      if (!isAssignOp(n)) continue;
-      int base = groupOf(n->input(0)->node());
-      if (base >= 0 && std::find(parts.begin(), parts.end(), base) == parts.end()) parts.push_back(base);
-    }
+  // An Assign op brings the group making its base, and a group on a path
+  // between two parts comes along (else it would have to run both before
+  // and after the merged kernel): until nothing more joins.
+  for (size_t before = 0; before != parts.size();) {
+    before = parts.size();
+    for (size_t i = 0; i < parts.size(); ++i)
+      for (const Node* n : members(parts[i])) {
+        if (!isAssignOp(n)) continue;
+        int base = groupOf(n->input(0)->node());
+        if (base >= 0 && std::find(parts.begin(), parts.end(), base) == parts.end()) parts.push_back(base);
+      }
+    for (int h : sandwichedBy(parts)) parts.push_back(h);
+  }
   std::sort(parts.begin(), parts.end());
   std::vector<std::pair<int, int>> key;
   for (int g : parts) key.emplace_back(g, groups_[g].version);

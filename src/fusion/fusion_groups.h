@@ -14,7 +14,8 @@
 //     ran on several (merging must not serialize a parallel computation).
 //
 // An Assign op may only share a group with the producer of its base, so a
-// merge that brings one in also brings in the group making its base.
+// merge that brings one in also brings in the group making its base; and a
+// group on a path between two merged groups comes along too.
 #pragma once
 #include <optional>
 #include <set>
@@ -69,6 +70,9 @@ class BlockGroups {
   const char* check(const std::vector<const Node*>& nodes, const std::vector<int>& parts, std::optional<Schedule>& parallel,
                     int64_t& rootElements);
   const std::optional<Schedule>& parallelOf(int g);
+  // The groups outside `parts` that read a value of a part and make a value
+  // some part reads, directly or through other groups.
+  std::vector<int> sandwichedBy(const std::vector<int>& parts) const;
   std::optional<Schedule> parallelOf(const std::vector<const Node*>& nodes, const std::vector<const Value*>& roots) const;
 
   const BlockDeps& deps_;
