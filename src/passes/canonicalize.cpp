@@ -1,5 +1,7 @@
 #include "passes/canonicalize.h"
 
+#include <set>
+
 #include "ir/op_registry.h"
 #include "passes/alias_analysis.h"
 
@@ -87,19 +89,42 @@ Value* replacementFor(Node* n) {
   return nullptr;
 }
 
-bool isGraphInput(const Value* v) {
-  return v->isBlockParam() && v->node() == v->graph()->top()->paramNode();
+// Whether v may be a graph input at run time: the input itself, or a loop's
+// or branch's value that may pass one on unchanged (a loop that runs no
+// iteration or breaks before writing, an arm returning it).
+bool mayBeGraphInput(const Value* v, std::set<const Value*>& seen) {
+  if (!v->type()->isTensor() || !seen.insert(v).second) return false;
+  if (v->isBlockParam()) {
+    if (v->node() == v->graph()->top()->paramNode()) return true;
+    const Block* body = v->node()->owningBlock();
+    const Node* loop = body ? body->owningNode() : nullptr;
+    if (!loop || !loop->is("prim.loop") || v->offset() == 0) return false;
+    return mayBeGraphInput(loop->input(v->offset() + 1), seen) || mayBeGraphInput(body->ret(v->offset()), seen);
+  }
+  const Node* n = v->node();
+  if (n->is("prim.loop"))
+    return mayBeGraphInput(n->input(v->offset() + 2), seen) || mayBeGraphInput(n->block(0)->ret(v->offset() + 1), seen);
+  if (n->is("prim.if")) {
+    for (const Block* b : n->blocks())
+      if (mayBeGraphInput(b->ret(v->offset()), seen)) return true;
+  }
+  return false;
+}
+
+bool mayBeGraphInput(const Value* v) {
+  std::set<const Value*> seen;
+  return mayBeGraphInput(v, seen);
 }
 
 // The node's output is replaced by the value it equals. Where it leaves a
-// block (a graph output, a loop-carried or branch result) and that value is
-// a graph input, it gets a copy instead: the input's buffer is overwritten
+// block (a graph output, a loop-carried or branch result) and that value
+// may be a graph input, it gets a copy instead: the input's buffer is overwritten
 // with the input's written-back value after the run (functionalize.h), and
 // the output was a copy the program made before that write.
 void replaceOutput(Graph& g, Node* node, Value* replacement) {
   Value* out = node->output();
   Value* copy = nullptr;
-  if (isGraphInput(replacement)) {
+  if (mayBeGraphInput(replacement)) {
     for (const Use& use : std::vector<Use>(out->uses())) {
       if (use.user != use.user->owningBlock()->returnNode()) continue;
       if (!copy) copy = emitBefore(g, node, "clone", {replacement}, out->type())->output();

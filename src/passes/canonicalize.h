@@ -17,8 +17,8 @@
 //                                       -> prim.list_construct(%a, %v)
 //
 // (`len` of a constructed list is constant folding's.) The replaced node is
-// then dead (dce). Where the value is a graph input and the replaced one
-// leaves a block (graph output, loop-carried or branch result), that use
+// then dead (dce). Where the value may be a graph input (itself, or one a
+// loop or branch passes on unchanged) and the replaced one leaves a block (graph output, loop-carried or branch result), that use
 // reads clone(input) instead: after a run the driver writes an input's new
 // value into its buffer, which a copy made before the write must not show.
 // Returns whether anything was rewritten.

@@ -331,4 +331,17 @@ def f(y: torch.Tensor) -> List[torch.Tensor]:
     t6 = torch.stack(y.unbind(0), 0).logsumexp(1, keepdim=True)
     return t6.unbind(0)
 """, {"y": ("f32", [2, 2])}),
+    # Simplification folded a copy of a loop's output into the output, which
+    # is the input itself when the loop breaks at once; the input's
+    # written-back value then showed in the copy.
+    case("copy_of_loop_output_that_is_the_input", """
+def f(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+    for i in range(1):
+        if i == 0:
+            break
+        x[:1, 2:3] = 2.0
+    y.copy_(x)
+    x[:1, 4::2] *= 1.5
+    return y
+""", {"x": ("f32", [2, 5]), "y": ("f32", [2, 5])}),
 ]
