@@ -39,8 +39,7 @@ PERTURBATION = 1e-6  # relative change of the float inputs for Reference.spread
 PERTURBED_RUNS = 3
 SPREAD_FACTOR = 10
 CLEAN_ERROR = re.compile(r"^(\S.*:\d+:\d+: error: |stitch: error: ).+$")
-NUMPY_DTYPES = {"f32": np.float32, "f64": np.float64, "i64": np.int64, "i32": np.int32,
-                "bool": np.bool_}
+NUMPY_DTYPES = diff.NUMPY_DTYPES
 
 
 # ---- inputs -------------------------------------------------------------------
@@ -66,13 +65,7 @@ def make_inputs(specs, seed):
     return values
 
 
-def scalar_literal(value):
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int):
-        return str(value)
-    text = repr(float(value))
-    return text if any(c in text for c in ".eEn") else text + ".0"
+scalar_literal = diff.scalar_literal
 
 
 # ---- PyTorch --------------------------------------------------------------------
