@@ -4,6 +4,7 @@
 
 #include "ir/op_registry.h"
 #include "passes/alias_analysis.h"
+#include "passes/control_queries.h"
 
 namespace stitch {
 
@@ -94,20 +95,9 @@ Value* replacementFor(Node* n) {
 // iteration or breaks before writing, an arm returning it).
 bool mayBeGraphInput(const Value* v, std::set<const Value*>& seen) {
   if (!v->type()->isTensor() || !seen.insert(v).second) return false;
-  if (v->isBlockParam()) {
-    if (v->node() == v->graph()->top()->paramNode()) return true;
-    const Block* body = v->node()->owningBlock();
-    const Node* loop = body ? body->owningNode() : nullptr;
-    if (!loop || !loop->is("prim.loop") || v->offset() == 0) return false;
-    return mayBeGraphInput(loop->input(v->offset() + 1), seen) || mayBeGraphInput(body->ret(v->offset()), seen);
-  }
-  const Node* n = v->node();
-  if (n->is("prim.loop"))
-    return mayBeGraphInput(n->input(v->offset() + 2), seen) || mayBeGraphInput(n->block(0)->ret(v->offset() + 1), seen);
-  if (n->is("prim.if")) {
-    for (const Block* b : n->blocks())
-      if (mayBeGraphInput(b->ret(v->offset()), seen)) return true;
-  }
+  if (v->isBlockParam() && v->node() == v->graph()->top()->paramNode()) return true;
+  for (const Value* source : passedOnAs(v))
+    if (mayBeGraphInput(source, seen)) return true;
   return false;
 }
 

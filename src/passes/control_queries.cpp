@@ -30,4 +30,23 @@ size_t countNodes(const Block* block) {
   return count;
 }
 
+const Node* carrierOf(const Value* v) {
+  const Node* n = v->isBlockParam() ? v->node()->owningBlock()->owningNode() : v->node();
+  if (!n || !(n->is("prim.loop") || (n->is("prim.if") && !v->isBlockParam()))) return nullptr;
+  return n;
+}
+
+std::vector<const Value*> passedOnAs(const Value* v) {
+  const Node* n = carrierOf(v);
+  if (!n) return {};
+  if (n->is("prim.loop")) {
+    if (v->isBlockParam() && v->offset() == 0) return {};  // the iteration index
+    size_t slot = v->isBlockParam() ? v->offset() - 1 : v->offset();
+    return {n->input(slot + 2), n->block(0)->ret(slot + 1)};
+  }
+  std::vector<const Value*> out;
+  for (const Block* b : n->blocks()) out.push_back(b->ret(v->offset()));
+  return out;
+}
+
 }  // namespace stitch

@@ -100,19 +100,7 @@ class MutationRewriter {
 
   // The values a loop or branch nested in `control` may pass on as v.
   static std::vector<const Value*> handedOn(const Value* v, const Node* control) {
-    const Node* n = v->isBlockParam() ? v->node()->owningBlock()->owningNode() : v->node();
-    if (!n || n == control) return {};
-    if (n->is("prim.loop")) {
-      size_t slot = v->isBlockParam() ? v->offset() - 1 : v->offset();
-      if (v->isBlockParam() && v->offset() == 0) return {};  // the iteration index
-      return {n->input(slot + 2), n->block(0)->ret(slot + 1)};
-    }
-    if (n->is("prim.if") && !v->isBlockParam()) {
-      std::vector<const Value*> out;
-      for (const Block* b : n->blocks()) out.push_back(b->ret(v->offset()));
-      return out;
-    }
-    return {};
+    return carrierOf(v) == control ? std::vector<const Value*>{} : passedOnAs(v);
   }
 
   static bool definedWithin(const Value* v, const Node* control) {

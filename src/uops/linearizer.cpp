@@ -384,12 +384,17 @@ void Linearizer::emitUnrolledInnerLoop(int l) {
     loopVar_[l] = c(i);
     emitLevel(depth);
     emitStores(outputIndex());
-    // The next copy recomputes what depends on the variable, and what lives
-    // inside a reduction's (now closed) loops.
-    for (size_t k = 0; k < value_.size(); ++k)
-      if (outDepth_[k] == depth || !rvars_[k].empty() || tg_.node((int)k).op == TOp::ReduceVar) value_[k] = -1;
+    forgetInnerLoopValues();
   }
   closeLoops();
+}
+
+// The next copy of the innermost loop's body recomputes what depends on its
+// variable, and what lives inside a reduction's (now closed) loops.
+void Linearizer::forgetInnerLoopValues() {
+  const int depth = (int)block_.loops.size();
+  for (size_t k = 0; k < value_.size(); ++k)
+    if (outDepth_[k] == depth || !rvars_[k].empty() || tg_.node((int)k).op == TOp::ReduceVar) value_[k] = -1;
 }
 
 // The innermost output loop's pieces (loop_pieces.h): a loop over one
@@ -419,8 +424,7 @@ void Linearizer::emitPiecedInnerLoop(int l, const std::vector<int64_t>& bounds) 
     emitLevel(depth);
     emitStores(outputIndex());
     g_.add(makeUOp(UOpKind::EndLoop, DType::i64, {u}), false);
-    for (size_t k = 0; k < value_.size(); ++k)
-      if (outDepth_[k] == depth || !rvars_[k].empty() || tg_.node((int)k).op == TOp::ReduceVar) value_[k] = -1;
+    forgetInnerLoopValues();
   }
   closeLoops();
 }

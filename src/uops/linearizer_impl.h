@@ -39,6 +39,7 @@ class Linearizer {
   void emitUnrolledInnerLoop(int l);
   std::vector<int64_t> innerLoopPieces(int l) const;
   void emitPiecedInnerLoop(int l, const std::vector<int64_t>& bounds);
+  void forgetInnerLoopValues();
   std::vector<int64_t> fillPieces(int r, int body) const;
   void emitPiecedFill(int i, int buffer, const std::vector<int64_t>& bounds);
   int outputIndex();
