@@ -1,5 +1,6 @@
 // Calls: torch.* functions, tensor and list methods, Python builtins, math.*,
 // and calls of the file's own functions (inlined, see emit_function.cpp).
+#include <algorithm>
 #include <cmath>
 
 #include "frontend/emitter.h"
@@ -107,6 +108,7 @@ Value* Emitter::emitTorchCall(const std::string& fn, const Expr& call) {
       throw UserError("torch.tensor is only supported with one Python scalar", loc);
     return opResult(emitOp("scalar_tensor", args.positional, args.keywords, loc), loc);
   }
+  if (fn == "index_put_" || fn == "index_put") return emitIndexPut(fn, emitArgs(call, true), loc);
   if (!OpRegistry::get().has(fn)) throw UserError("torch." + fn + " is not supported", loc);
   CallArgs args = emitArgs(call, true);
   std::vector<Value*>& pos = args.positional;
@@ -116,6 +118,34 @@ Value* Emitter::emitTorchCall(const std::string& fn, const Expr& call) {
     pos = {pos[0], makeList(tensors, Type::tensor(), loc)};
   }
   return opResult(emitOp(fn, pos, args.keywords, loc), loc);
+}
+
+// index_put(self, indices, values, accumulate=False) with one index tensor:
+// index.put at dim 0. Several index tensors (pointwise indexing) are not
+// supported.
+Value* Emitter::emitIndexPut(const std::string& fn, const CallArgs& args, const SourceLoc& loc) {
+  static const char* kNames[] = {"self", "indices", "values", "accumulate"};
+  std::vector<Value*> bound(4, nullptr);
+  if (args.positional.size() > 4) throw UserError(fn + "() takes at most 4 arguments", loc);
+  for (size_t i = 0; i < args.positional.size(); ++i) bound[i] = args.positional[i];
+  for (const auto& [name, value] : args.keywords) {
+    auto at = std::find(std::begin(kNames), std::end(kNames), name);
+    if (at == std::end(kNames)) throw UserError(fn + "() got an unexpected keyword argument '" + name + "'", loc);
+    bound[(size_t)(at - std::begin(kNames))] = value;
+  }
+  for (size_t i = 0; i < 3; ++i)
+    if (!bound[i]) throw UserError(fn + "() missing argument '" + kNames[i] + "'", loc);
+  if (!bound[3]) bound[3] = constant(Constant(false), loc);
+  Value* indices = bound[1];
+  Node* list = indices->node();
+  if (indices->type()->kind() != TypeKind::List || !list->is("prim.list_construct"))
+    throw UserError(fn + "() needs its indices as a tuple or list of tensors", loc);
+  if (list->inputs().size() != 1)
+    throw UserError(fn + "() with other than one index tensor is not supported", loc);
+  Value* index = list->input(0);
+  if (!index->type()->isTensor()) throw UserError(fn + "() indices must be tensors", loc);
+  std::string name = fn.back() == '_' ? "index.put_" : "index.put";
+  return op(name, {bound[0], constant(Constant(int64_t(0)), loc), index, bound[2], bound[3]}, loc);
 }
 
 Value* Emitter::emitMathCall(const std::string& fn, const Expr& call) {
@@ -186,6 +216,10 @@ Value* Emitter::emitTensorMethod(Value* self, const std::string& method, const E
     // PyTorch wraps a number given as copy_'s source in a 0-dim tensor,
     // which fills self: the same as fill_ (cast to self's dtype).
     return op("fill_", {self, args.positional[0]}, loc);
+  }
+  if (method == "index_put_" || method == "index_put") {
+    args.positional.insert(args.positional.begin(), self);
+    return emitIndexPut(method, args, loc);
   }
   if (!OpRegistry::get().has(method)) return noAttr();
   const OpSchema& first = *OpRegistry::get().overloads(method).front();

@@ -2,6 +2,11 @@
 // subscript becomes one view op (int -> select, slice -> slice, None ->
 // unsqueeze); after `...` dims count from the end so the rank need not be
 // known. Subscript assignment writes through the view with copy_ / fill_.
+// One index tensor (`x[idx]`, `x[:, mask]`) is advanced indexing: a copy
+// (index.get) of the view the elements before it select, and assignment
+// is index.put_ into that view. What follows it may only be `:` or `...`:
+// the emitter does not know the index tensor's rank, so it could not tell
+// which dim a later element means.
 #include "frontend/emitter.h"
 
 namespace stitch {
@@ -51,6 +56,12 @@ Value* Emitter::emitSubscript(const Expr& e) {
 }
 
 Value* Emitter::indexTensor(Value* base, const Expr& index, const SourceLoc& loc) {
+  TensorIndex parts = indexTensorParts(base, index, loc);
+  if (!parts.tensor) return parts.view;
+  return op("index.get", {parts.view, constant(Constant(parts.dim), loc), parts.tensor}, loc);
+}
+
+Emitter::TensorIndex Emitter::indexTensorParts(Value* base, const Expr& index, const SourceLoc& loc) {
   std::vector<const Expr*> elems = indexElements(index);
   size_t ellipses = 0;
   for (const Expr* e : elems) ellipses += e->kind == ExprKind::Ellipsis;
@@ -59,11 +70,16 @@ Value* Emitter::indexTensor(Value* base, const Expr& index, const SourceLoc& loc
   Value* v = base;
   int64_t dim = 0;
   bool afterEllipsis = false;
+  TensorIndex advanced;
   for (size_t j = 0; j < elems.size(); ++j) {
     const Expr& el = *elems[j];
     if (el.kind == ExprKind::Ellipsis) {
       afterEllipsis = true;
       continue;
+    }
+    if (advanced.tensor) {
+      if (isFullSlice(el)) continue;
+      throw UserError("only ':' and '...' may follow a tensor index", el.loc);
     }
     int64_t consumedAfter = 0;
     for (size_t k = j + 1; k < elems.size(); ++k) consumedAfter += consumesDim(*elems[k]);
@@ -98,14 +114,24 @@ Value* Emitter::indexTensor(Value* base, const Expr& index, const SourceLoc& loc
         v = op("select", {v, intConst(d), i}, loc);
         continue;
       case TypeKind::Tensor:
-        throw UserError("indexing with a tensor is not supported", el.loc);
+        if (afterEllipsis) throw UserError("a tensor index after '...' is not supported", el.loc);
+        advanced.tensor = i;
+        advanced.dim = dim;
+        continue;
       default:
         throw UserError(
             "tensor indices must be integers, slices, None or '...', not " + typeName(i->type()),
             el.loc);
     }
   }
-  return v;
+  advanced.view = v;
+  return advanced;
+}
+
+void Emitter::indexPut(const TensorIndex& parts, Value* values, const SourceLoc& loc) {
+  op("index.put_", {parts.view, constant(Constant(parts.dim), loc), parts.tensor, values,
+                    constant(Constant(false), loc)},
+     loc);
 }
 
 Value* Emitter::indexList(Value* list, const Expr& index, const SourceLoc& loc) {
@@ -173,14 +199,24 @@ void Emitter::emitSubscriptAssign(const Expr& target, Value* v, const SourceLoc&
   if (!base->type()->isTensor())
     throw UserError("'" + typeName(base->type()) + "' object does not support item assignment",
                     loc);
-  Value* view = indexTensor(base, index, loc);
+  TensorIndex parts = indexTensorParts(base, index, loc);
+  Value* view = parts.view;
+  TypeKind k = v->type()->kind();
+  if (!v->type()->isTensor() && k != TypeKind::Int && k != TypeKind::Float && k != TypeKind::Bool)
+    throw UserError("cannot assign a value of type " + typeName(v->type()) + " into a tensor", loc);
+  if (parts.tensor) {
+    // A number becomes a tensor of the target's dtype; a tensor value must
+    // have that dtype already (index_put_'s rule, which setitem keeps).
+    Value* values = v->type()->isTensor()
+                        ? op("prim.setitem_value", {v}, loc)
+                        : op("scalar_tensor", {v}, loc, {{"dtype", op("prim.dtype", {view}, loc)}});
+    indexPut(parts, values, loc);
+    return;
+  }
   if (v->type()->isTensor()) {
     op("copy_", {view, op("prim.setitem_value", {v}, loc)}, loc);
     return;
   }
-  TypeKind k = v->type()->kind();
-  if (k != TypeKind::Int && k != TypeKind::Float && k != TypeKind::Bool)
-    throw UserError("cannot assign a value of type " + typeName(v->type()) + " into a tensor", loc);
   op("fill_", {view, v}, loc);
 }
 
@@ -212,8 +248,14 @@ void Emitter::emitSubscriptAugAssign(const Expr& target, const std::string& opNa
   auto it = inPlaceOps().find(opName);
   if (it == inPlaceOps().end())
     throw UserError("in-place '" + opName + "=' on a tensor is not supported", loc);
-  Value* view = indexTensor(base, index, at);
-  op(it->second, {view, v}, at);
+  TensorIndex parts = indexTensorParts(base, index, at);
+  if (!parts.tensor) {
+    op(it->second, {parts.view, v}, at);
+    return;
+  }
+  // x[idx] += v is x[idx] = x[idx].__iadd__(v): on the copy, then stored.
+  Value* selected = op("index.get", {parts.view, constant(Constant(parts.dim), at), parts.tensor}, at);
+  indexPut(parts, op(it->second, {selected, v}, at), at);
 }
 
 }  // namespace stitch

@@ -167,6 +167,7 @@ class Emitter {
   Value* emitCall(const Expr& e);
   CallArgs emitArgs(const Expr& call, bool tuplesAsLists);
   Value* emitTorchCall(const std::string& fn, const Expr& call);
+  Value* emitIndexPut(const std::string& fn, const CallArgs& args, const SourceLoc& loc);
   Value* emitMathCall(const std::string& fn, const Expr& call);
   Value* emitMethodCall(const Expr& call);
   Value* emitTensorMethod(Value* self, const std::string& method, const Expr& call);
@@ -179,6 +180,15 @@ class Emitter {
   // ---- subscripts (emit_subscript.cpp) ----
   Value* emitSubscript(const Expr& e);
   Value* indexTensor(Value* base, const Expr& index, const SourceLoc& loc);
+  // A tensor subscript as the view its basic elements select and, when it
+  // has one, the index tensor applied to that view at `dim`.
+  struct TensorIndex {
+    Value* view = nullptr;
+    Value* tensor = nullptr;
+    int64_t dim = 0;
+  };
+  TensorIndex indexTensorParts(Value* base, const Expr& index, const SourceLoc& loc);
+  void indexPut(const TensorIndex& parts, Value* values, const SourceLoc& loc);
   Value* indexList(Value* list, const Expr& index, const SourceLoc& loc);
   Value* indexTuple(Value* tuple, const Expr& index, const SourceLoc& loc);
   void emitSubscriptAssign(const Expr& target, Value* v, const SourceLoc& loc);

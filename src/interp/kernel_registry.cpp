@@ -14,6 +14,7 @@ KernelRegistry::KernelRegistry() {
   registerInPlaceKernels(*this);
   registerViewKernels(*this);
   registerCopyKernels(*this);
+  registerSelectionKernels(*this);
   registerReductionKernels(*this);
   registerContractionKernels(*this);
 }

@@ -40,6 +40,7 @@ void registerElementwiseKernels(KernelRegistry& r);
 void registerInPlaceKernels(KernelRegistry& r);
 void registerViewKernels(KernelRegistry& r);         // views, size, immut.*
 void registerCopyKernels(KernelRegistry& r);         // clone, cat, stack, gather, to, ...
+void registerSelectionKernels(KernelRegistry& r);    // sort, topk, nonzero, index.get, scatter, ...
 void registerReductionKernels(KernelRegistry& r);
 void registerContractionKernels(KernelRegistry& r);
 

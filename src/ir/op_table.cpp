@@ -168,6 +168,27 @@ void addCopies(OpRegistry& r) {
   r.add("triu(Tensor self, int diagonal=0) -> Tensor", P);
 }
 
+// Ops that pick elements by value or by an index tensor. `x[idx]`,
+// `x[mask]` and `x[idx] = v` become index.get / index.put_ with the index
+// tensor's dim (the emitter's spelling of aten::index / index_put_ for one
+// index tensor).
+void addSelection(OpRegistry& r) {
+  r.add("sort(Tensor self, int dim=-1, bool descending=False, *, bool stable=False) -> (Tensor values, Tensor indices)", P);
+  r.add("argsort(Tensor self, int dim=-1, bool descending=False, *, bool stable=False) -> Tensor", P);
+  r.add("topk(Tensor self, int k, int dim=-1, bool largest=True, bool sorted=True) -> (Tensor values, Tensor indices)", P);
+  r.add("nonzero(Tensor self) -> Tensor", P);
+  r.add("masked_select(Tensor self, Tensor mask) -> Tensor", P);
+  r.add("index.get(Tensor self, int dim, Tensor index) -> Tensor", P);
+  r.add("index.put(Tensor self, int dim, Tensor index, Tensor values, bool accumulate=False) -> Tensor", P);
+  r.add("index.put_(Tensor self, int dim, Tensor index, Tensor values, bool accumulate=False) -> Tensor", I);
+  for (const char* n : {"scatter", "scatter_add"}) {
+    r.add(std::string(n) + "(Tensor self, int dim, Tensor index, Tensor src) -> Tensor", P);
+    r.add(std::string(n) + "_(Tensor self, int dim, Tensor index, Tensor src) -> Tensor", I);
+  }
+  r.add("scatter(Tensor self, int dim, Tensor index, Scalar value) -> Tensor", P);
+  r.add("scatter_(Tensor self, int dim, Tensor index, Scalar value) -> Tensor", I);
+}
+
 void addInPlace(OpRegistry& r) {
   r.add("copy_(Tensor self, Tensor src) -> Tensor", I);
   for (const char* n : {"add_", "sub_"}) {
@@ -267,6 +288,7 @@ void registerAllOps(OpRegistry& r) {
   addContractions(r);
   addShapeAndViews(r);
   addCopies(r);
+  addSelection(r);
   addInPlace(r);
   addFunctional(r);
   addScalarAndContainers(r);

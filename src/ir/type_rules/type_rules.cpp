@@ -8,6 +8,7 @@ void registerAllTypeRules(OpRegistry& r) {
   registerCreationTypeRules(r);
   registerViewTypeRules(r);
   registerCopyTypeRules(r);
+  registerSelectionTypeRules(r);
   registerReductionTypeRules(r);
   registerContractionTypeRules(r);
 }

@@ -10,6 +10,7 @@ void registerElementwiseTypeRules(OpRegistry& r);   // + in-place ops, where, ma
 void registerCreationTypeRules(OpRegistry& r);
 void registerViewTypeRules(OpRegistry& r);          // views, size, immut.*
 void registerCopyTypeRules(OpRegistry& r);          // clone, cat, stack, gather, to, ...
+void registerSelectionTypeRules(OpRegistry& r);     // sort, topk, nonzero, index.get, scatter, ...
 void registerReductionTypeRules(OpRegistry& r);
 void registerContractionTypeRules(OpRegistry& r);
 

@@ -46,8 +46,10 @@ TEST(EmitErrors, TypesAcrossControlFlowAndAnnotations) {
 }
 
 TEST(EmitErrors, UnsupportedIndexingAndStatements) {
-  expectUserError("def f(x, i):\n    return x[i]\n", 2, 14,
-                  "indexing with a tensor is not supported");
+  expectUserError("def f(x, i):\n    return x[i, 0]\n", 2, 17,
+                  "only ':' and '...' may follow a tensor index");
+  expectUserError("def f(x, i):\n    return x[..., i]\n", 2, 19,
+                  "a tensor index after '...' is not supported");
   expectUserError("def f(x):\n    return x[..., 0, ...]\n", 2, 12, "single ellipsis");
   expectUserError("def f(x):\n    x.y = 1\n", 2, 5, "assignment to attributes is not supported");
   expectUserError("def f(x):\n    break\n", 2, 5, "'break' outside loop");
