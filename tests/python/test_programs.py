@@ -2,8 +2,10 @@
 on torch tensors and on numpy arrays, compared with PyTorch on fresh random
 inputs: results, and the arguments afterwards (writes to them must match).
 STITCH_PY_FAMILIES (comma-separated) limits the differential families."""
+import atexit
 import importlib.util
 import os
+import shutil
 import sys
 import tempfile
 
@@ -20,7 +22,10 @@ sys.path.insert(0, os.path.join(ROOT, "tests", "examples"))
 import run_differential as diff  # noqa: E402
 import check_examples as examples  # noqa: E402
 
+# The programs are written to files because the package reads a function's
+# source through inspect; the folder goes when the test process ends.
 WORKDIR = tempfile.mkdtemp(prefix="tensorstitch-programs-")
+atexit.register(shutil.rmtree, WORKDIR, ignore_errors=True)
 
 
 def load(path, module_name):
