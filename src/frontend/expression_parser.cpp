@@ -52,6 +52,7 @@ ExprPtr ExpressionParser::parseTestList() {
 }
 
 ExprPtr ExpressionParser::parseTest() {
+  Nesting level = nestedExpression();
   if (atName("lambda")) fail("lambda is not supported");
   SourceLoc loc = cur().loc;
   ExprPtr body = parseOrTest();
@@ -93,6 +94,7 @@ ExprPtr ExpressionParser::parseAndTest() {
 
 ExprPtr ExpressionParser::parseNotTest() {
   if (!atName("not")) return parseComparison();
+  Nesting level = nestedExpression();
   SourceLoc loc = advance().loc;
   auto e = newExpr(ExprKind::UnaryOp, loc);
   e->op = "not";
@@ -162,6 +164,7 @@ ExprPtr ExpressionParser::parseTerm() {
 
 ExprPtr ExpressionParser::parseFactor() {
   if (atOp("-") || atOp("+") || atOp("~")) {
+    Nesting level = nestedExpression();
     const Token& t = advance();
     auto e = newExpr(ExprKind::UnaryOp, t.loc);
     e->op = t.text;
@@ -175,6 +178,7 @@ ExprPtr ExpressionParser::parsePower() {
   if (atName("await")) fail("await is not supported");
   ExprPtr base = parseAtomExpr();
   if (!atOp("**")) return base;
+  Nesting level = nestedExpression();
   SourceLoc loc = advance().loc;
   return binary(ExprKind::BinOp, "**", loc, base, parseFactor());
 }

@@ -56,6 +56,35 @@ class ExpressionParser {
   [[noreturn]] void fail(const std::string& msg, const SourceLoc& loc) const {
     throw UserError(msg, loc);
   }
+  // Nesting limits. The parser, the emitter and every later walk of the
+  // tree recurse once per level, so input nested without bound (a chain of
+  // thousands of unary minuses, parentheses or indented blocks) would
+  // overflow the stack; CPython refuses such input too (200 nested
+  // parentheses, 100 indentation levels).
+  static constexpr int kMaxExprNesting = 200;
+  static constexpr int kMaxBlockNesting = 100;
+  int exprNesting_ = 0;
+  int blockNesting_ = 0;
+  // Counts one level of recursion for as long as it lives.
+  class Nesting {
+   public:
+    Nesting(int& level, int limit, const SourceLoc& loc, const char* what) : level_(level) {
+      if (++level_ > limit) {
+        --level_;
+        throw UserError(errorMessage(what, " (more than ", limit, " levels)"), loc);
+      }
+    }
+    ~Nesting() { --level_; }
+    Nesting(const Nesting&) = delete;
+    Nesting& operator=(const Nesting&) = delete;
+
+   private:
+    int& level_;
+  };
+  Nesting nestedExpression() {
+    return Nesting(exprNesting_, kMaxExprNesting, cur().loc, "expression nested too deeply");
+  }
+
   [[noreturn]] void failUnexpected() const {
     if (at(TokenKind::Indent)) fail("unexpected indent");
     if (at(TokenKind::End)) fail("unexpected end of file");

@@ -128,13 +128,47 @@ class Parser : public ExpressionParser {
     if (acceptOp("->")) fn->returns = parseTest();
     expectOp(":");
     fn->body = parseSuite();
+    for (const Param& p : fn->params) {
+      checkExpressionDepth(p.annotation);
+      checkExpressionDepth(p.defaultValue);
+    }
+    checkExpressionDepth(fn->returns);
+    checkExpressionDepth(fn->body);
     return fn;
+  }
+
+  // Left-associative chains (`a + b + ...`, `x[0][0]...`, calls on calls)
+  // are built by loops, not recursion, yet each link is a level of the
+  // tree: measured here, without recursing per level.
+  void checkExpressionDepth(const StmtList& body) {
+    for (const StmtPtr& s : body) {
+      for (const ExprPtr& e : {s->value, s->test, s->annotation}) checkExpressionDepth(e);
+      for (const ExprPtr& e : s->targets) checkExpressionDepth(e);
+      checkExpressionDepth(s->body);
+      checkExpressionDepth(s->orelse);
+    }
+  }
+
+  void checkExpressionDepth(const ExprPtr& root) {
+    std::vector<std::pair<const Expr*, int>> stack;
+    if (root) stack.emplace_back(root.get(), 1);
+    while (!stack.empty()) {
+      auto [e, depth] = stack.back();
+      stack.pop_back();
+      if (depth > kMaxExprNesting)
+        fail(errorMessage("expression nested too deeply (more than ", kMaxExprNesting, " levels)"), e->loc);
+      for (const ExprPtr& o : e->operands)
+        if (o) stack.emplace_back(o.get(), depth + 1);
+      for (const Keyword& k : e->keywords)
+        if (k.value) stack.emplace_back(k.value.get(), depth + 1);
+    }
   }
 
   // ---- statements ----
 
   StmtList parseSuite() {
     if (!accept(TokenKind::Newline)) return parseSimpleStatements();
+    Nesting level(blockNesting_, kMaxBlockNesting, cur().loc, "too many levels of indentation");
     if (!accept(TokenKind::Indent)) fail("expected an indented block");
     StmtList body;
     while (!accept(TokenKind::Dedent)) {
