@@ -39,13 +39,26 @@ stitch_install_dependencies() {
   $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"
 }
 
+# stitch_configure [CMAKE_OPTION...]
 stitch_configure() {
   echo "== configuring $STITCH_BUILD (Release, Ninja)"
   local python_tests=()
   if [ -x "$STITCH_VENV/bin/python" ]; then
     python_tests=(-DSTITCH_TEST_PYTHON="$STITCH_VENV/bin/python")
   fi
-  cmake -S "$STITCH_ROOT" -B "$STITCH_BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release "${python_tests[@]}"
+  cmake -S "$STITCH_ROOT" -B "$STITCH_BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release "${python_tests[@]}" "$@"
+}
+
+# The checked build: `stitch` and the unit tests with AddressSanitizer and
+# UndefinedBehaviorSanitizer (the kernels it generates are compiled with
+# them too). Its tests run from the main build's ctest (tests/scripts.cmake)
+# when that was configured with -DSTITCH_SANITIZED_BUILD=<this folder>.
+STITCH_SANITIZED_BUILD="${STITCH_SANITIZED_BUILD:-$STITCH_ROOT/build-sanitize}"
+stitch_build_sanitized() {
+  echo "== building the checked build in $STITCH_SANITIZED_BUILD (ASan + UBSan)"
+  cmake -S "$STITCH_ROOT" -B "$STITCH_SANITIZED_BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+    -DSTITCH_SANITIZE=ON
+  cmake --build "$STITCH_SANITIZED_BUILD" --target stitch unit_tests -j "$(nproc)"
 }
 
 # A venv seeing Debian's torch and numpy, with pytest (PyPI) and the

@@ -102,3 +102,35 @@ list(APPEND stitch_script_tests fuzz.sample)
 
 set_tests_properties(${stitch_script_tests} PROPERTIES
                      ENVIRONMENT "STITCH_CACHE_DIR=${stitch_test_cache_dir}")
+
+# The checked build (STITCH_SANITIZED_BUILD: a build tree configured with
+# STITCH_SANITIZE=ON, scripts/test.sh makes it): its unit tests, a fixed
+# sample of the differential suite in compiled mode (kernels compiled with
+# the sanitizers too) and on the simplified graph, and a few random
+# programs, all under AddressSanitizer and UndefinedBehaviorSanitizer; any
+# report fails the test. Leak checking is off: its stop-the-world scan
+# crashes in processes that unloaded a kernel library holding thread-local
+# storage (the kernels' scratch arena).
+set(STITCH_SANITIZED_BUILD "" CACHE PATH "A STITCH_SANITIZE=ON build tree whose tests to run")
+if(STITCH_SANITIZED_BUILD)
+  set(sanitized_stitch ${STITCH_SANITIZED_BUILD}/tools/stitch/stitch)
+  set(sanitizer_env "ASAN_OPTIONS=detect_leaks=0:abort_on_error=0"
+                    "UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1"
+                    "STITCH_CACHE_DIR=${CMAKE_BINARY_DIR}/sanitized-kernel-cache")
+  add_test(NAME sanitize.unit
+           COMMAND ${CMAKE_CTEST_COMMAND} --test-dir ${STITCH_SANITIZED_BUILD} -L unit -j2
+                   --output-on-failure)
+  add_test(NAME sanitize.differential_compiled
+           COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/differential/run_differential.py
+                   --stitch ${sanitized_stitch} --mode compiled --sample 3)
+  add_test(NAME sanitize.differential_simplified
+           COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/differential/run_differential.py
+                   --stitch ${sanitized_stitch} --mode interp --stage simplified --sample 3)
+  add_test(NAME sanitize.fuzz_sample
+           COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/fuzz.py
+                   --stitch ${sanitized_stitch} --count 120 --seed sanitize --jobs 2
+                   --out ${CMAKE_BINARY_DIR}/fuzz-sanitize --fail-on-failures
+                   --shrink-per-class 1 --shrink-seconds 60)
+  set_tests_properties(sanitize.unit sanitize.differential_compiled sanitize.differential_simplified
+                       sanitize.fuzz_sample PROPERTIES ENVIRONMENT "${sanitizer_env}" TIMEOUT 1200)
+endif()

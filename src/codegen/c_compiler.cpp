@@ -129,13 +129,31 @@ std::vector<std::string> compileFlags() {
   // threads, bench/RESULTS.md); a no-op where the CPU has no AVX-512.
   flags.push_back("-mprefer-vector-width=512");
   flags.push_back("-w");
+#ifdef STITCH_SANITIZE
+  // A checked build checks the kernels too: out-of-bounds accesses of a
+  // generated kernel are reported like the host's. The kernel links against
+  // the sanitizer runtime the host process already loaded.
+  flags.push_back("-fsanitize=address,undefined");
+  flags.push_back("-fno-sanitize-recover=undefined");
+  flags.push_back("-fno-omit-frame-pointer");
+#endif
   return flags;
+}
+
+// The C compilers tried in order. A checked build needs the kernels'
+// sanitizer runtime to be the host's, so it tries the host's compiler first.
+std::vector<std::string> compilerCandidates() {
+#if defined(STITCH_SANITIZE) && !defined(__clang__)
+  return {"gcc", "cc"};
+#else
+  return {"clang", "gcc", "cc"};
+#endif
 }
 
 CCompiler probeCompiler() {
   std::vector<std::string> candidates;
   if (const char* forced = std::getenv("STITCH_CC"); forced && *forced) candidates = {forced};
-  else candidates = {"clang", "gcc", "cc"};
+  else candidates = compilerCandidates();
   for (const std::string& candidate : candidates) {
     std::string path = findProgram(candidate);
     if (path.empty()) continue;

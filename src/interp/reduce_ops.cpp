@@ -6,6 +6,7 @@
 
 #include "interp/dtype_dispatch.h"
 #include "interp/reduce_loops.h"
+#include "interp/scalar_math.h"
 #include "interp/strided_loop.h"
 #include "ir/reduction_dtypes.h"
 #include "ir/shape_util.h"
@@ -23,7 +24,7 @@ struct SumReducer {
   using State = AccOf<T>;
   T* out;
   State init() const { return 0; }
-  void add(State& s, T x, int64_t) const { s += (State)x; }
+  void add(State& s, T x, int64_t) const { s = wrapAdd(s, (State)x); }
   void finish(const State& s, int64_t o) const { out[o] = static_cast<T>(s); }
 };
 
@@ -42,7 +43,7 @@ struct ProdReducer {
   using State = AccOf<T>;
   T* out;
   State init() const { return 1; }
-  void add(State& s, T x, int64_t) const { s *= (State)x; }
+  void add(State& s, T x, int64_t) const { s = wrapMul(s, (State)x); }
   void finish(const State& s, int64_t o) const { out[o] = static_cast<T>(s); }
 };
 

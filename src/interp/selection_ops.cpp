@@ -5,6 +5,7 @@
 #include <numeric>
 
 #include "interp/dtype_dispatch.h"
+#include "interp/scalar_math.h"
 #include "ir/shape_util.h"
 #include "ir/selection_shape.h"
 
@@ -253,7 +254,7 @@ Tensor indexPut(const Tensor& self, int64_t dim, const Tensor& index, const Tens
     T* dst = out.data<T>();
     const T* src = v.data<T>();
     forEachSelected(s, [&](int64_t to, int64_t from) {
-      if (accumulate) dst[to] = (T)(dst[to] + src[from]);
+      if (accumulate) dst[to] = wrapAdd(dst[to], src[from]);
       else dst[to] = src[from];
     });
   });
@@ -271,7 +272,7 @@ Tensor scatter(const Tensor& self, int64_t dim, const Tensor& index, const Tenso
     T* dst = out.data<T>();
     const T* s = from.data<T>();
     forEachScattered(out, d, index, from, [&](int64_t to, int64_t at) {
-      dst[to] = add ? (T)(dst[to] + s[at]) : s[at];
+      dst[to] = add ? wrapAdd(dst[to], s[at]) : s[at];
     });
   });
   return out;

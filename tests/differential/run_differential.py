@@ -311,8 +311,10 @@ def run_case(family, case, seed, args, workdir):
 
 def run_family(family, args):
     passed = failed = 0
-    for case in load_cases(family):
+    for index, case in enumerate(load_cases(family)):
         if args.filter and args.filter not in case["name"]:
+            continue
+        if args.sample and index % args.sample != 0:
             continue
         seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
         workdir = tempfile.mkdtemp(prefix="stitch-diff-%s-" % case["name"])
@@ -346,6 +348,8 @@ def main():
     parser.add_argument("--family", action="append",
                         help="case family (cases_<family>.py); default: all")
     parser.add_argument("--filter", help="only cases whose name contains this")
+    parser.add_argument("--sample", type=int, metavar="N",
+                        help="only every N-th case of each family (a fixed sample)")
     parser.add_argument("--seed", type=int, help="input seed (default: fresh per case)")
     parser.add_argument("--keep", action="store_true", help="keep each case's temp dir")
     parser.add_argument("--torch-only", action="store_true",
