@@ -1396,7 +1396,12 @@ class Gen:
         roots = frozenset().union(*(v.roots for v in args))  # g may return a view of an argument
         name = self.fresh("t")
         self.emit("%s = g(%s)" % (name, ", ".join(v.name for v in args)))
-        self.define(Var(name, "tensor", result.viewed(result.shape), roots=roots))
+        # g was written for fresh arguments; its result may be one of these,
+        # with their layout (a loose or expanded tensor here).
+        t = result.viewed(result.shape)
+        t.loose |= any(v.t.loose or v.t.permuted for v in args)
+        t.shared |= any(v.t.shared for v in args)
+        self.define(Var(name, "tensor", t, roots=roots))
         self.last = name
         return True
 
