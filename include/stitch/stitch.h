@@ -92,6 +92,12 @@ class CompileError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };
+// A call whose arguments do not fit the parameters (too many, a missing or
+// unknown one, one given twice): Python raises TypeError for these.
+class ArgumentError : public CompileError {
+ public:
+  using CompileError::CompileError;
+};
 class RunError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
@@ -223,8 +229,8 @@ class Function {
   bool returnsTuple() const;
 
   // One value per parameter from positional and keyword arguments, the
-  // parameters' defaults filling the rest. CompileError for a missing,
-  // unknown or twice given argument.
+  // parameters' defaults filling the rest. ArgumentError for a missing,
+  // unknown or twice given argument, or too many.
   std::vector<Value> bind(std::vector<Value> args,
                           std::vector<std::pair<std::string, Value>> keywords = {}) const;
   // The program for these arguments' types (bound: one per parameter),

@@ -330,6 +330,13 @@ NB_MODULE(_tensorstitch, m) {
   nb::register_exception_translator([](const std::exception_ptr& p, void*) {
     try {
       std::rethrow_exception(p);
+    } catch (const api::ArgumentError& e) {
+      // Arguments that do not fit the signature: Python's own error, with
+      // its own wording (no "stitch: error: " prefix).
+      std::string what = e.what();
+      const std::string prefix = "stitch: error: ";
+      if (what.rfind(prefix, 0) == 0) what = what.substr(prefix.size());
+      PyErr_SetString(PyExc_TypeError, what.c_str());
     } catch (const api::RunError& e) {
       PyErr_SetString(PyExc_RuntimeError, e.what());
     } catch (const api::InternalError& e) {

@@ -147,25 +147,26 @@ const std::vector<Parameter>& Function::parameters() const { return state_->para
 bool Function::returnsTuple() const { return state_->signature.returnsTuple; }
 
 std::vector<Value> Function::bind(std::vector<Value> args, std::vector<std::pair<std::string, Value>> keywords) const {
+  auto argumentError = [](const std::string& message) { return ArgumentError(UserError(message).formatted()); };
   return translated([&] {
     const FunctionSignature& fn = state_->signature;
     size_t count = fn.argNames.size();
     if (args.size() > count)
-      throw UserError(errorMessage(fn.name, "() takes ", count, " arguments but ", args.size(), " were given"));
+      throw argumentError(errorMessage(fn.name, "() takes ", count, " arguments but ", args.size(), " were given"));
     std::vector<std::optional<Value>> bound(count);
     for (size_t i = 0; i < args.size(); ++i) bound[i] = std::move(args[i]);
     for (auto& [name, value] : keywords) {
       size_t i = 0;
       while (i < count && fn.argNames[i] != name) ++i;
-      if (i == count) throw UserError(errorMessage(fn.name, "() got an unexpected keyword argument '", name, "'"));
-      if (bound[i]) throw UserError(errorMessage(fn.name, "() got multiple values for argument '", name, "'"));
+      if (i == count) throw argumentError(errorMessage(fn.name, "() got an unexpected keyword argument '", name, "'"));
+      if (bound[i]) throw argumentError(errorMessage(fn.name, "() got multiple values for argument '", name, "'"));
       bound[i] = std::move(value);
     }
     std::vector<Value> out;
     out.reserve(count);
     for (size_t i = 0; i < count; ++i) {
       if (!bound[i] && !fn.defaults[i])
-        throw UserError(errorMessage(fn.name, "() missing required argument '", fn.argNames[i], "'"));
+        throw argumentError(errorMessage(fn.name, "() missing required argument '", fn.argNames[i], "'"));
       out.push_back(bound[i] ? std::move(*bound[i]) : defaultValue(fn, i));
     }
     return out;

@@ -39,15 +39,25 @@ def test_numpy_in_numpy_out():
     np.testing.assert_allclose(y, a * 1.5 + 0.5, rtol=1e-6)
 
 
-def test_bad_keywords_and_counts_raise_compile_error():
+def test_arguments_that_do_not_fit_raise_type_error_as_python_does():
     f = ts.compile(p.scale_shift)
     x = fresh(3)
-    with pytest.raises(ts.CompileError, match="unexpected keyword argument 'scael'"):
+    with pytest.raises(TypeError, match="^scale_shift\\(\\) got an unexpected keyword argument 'scael'$"):
         f(x, scael=1.0)
-    with pytest.raises(ts.CompileError, match="multiple values for argument 'scale'"):
+    with pytest.raises(TypeError, match="multiple values for argument 'scale'"):
         f(x, 1.0, scale=2.0)
-    with pytest.raises(ts.CompileError, match="missing required argument 'x'"):
+    with pytest.raises(TypeError, match="missing required argument 'x'"):
         f()
+    with pytest.raises(TypeError, match="takes 3 arguments but 4 were given"):
+        f(x, 1.0, 2.0, 3.0)
+    # The same call errors in plain Python: eager fallback does not hide them.
+    g = ts.compile(p.scale_shift, fallback="eager")
+    with pytest.raises(TypeError):
+        g()
+
+
+def test_arguments_of_the_wrong_type_raise_compile_error():
+    f = ts.compile(p.scale_shift)
     with pytest.raises(ts.CompileError, match="must be Tensor"):
         f(1.0)
 
