@@ -107,14 +107,12 @@ set_tests_properties(${stitch_script_tests} PROPERTIES
 # STITCH_SANITIZE=ON, scripts/test.sh makes it): its unit tests, a fixed
 # sample of the differential suite in compiled mode (kernels compiled with
 # the sanitizers too) and on the simplified graph, and a few random
-# programs, all under AddressSanitizer and UndefinedBehaviorSanitizer; any
-# report fails the test. Leak checking is off: its stop-the-world scan
-# crashes in processes that unloaded a kernel library holding thread-local
-# storage (the kernels' scratch arena).
+# programs, all under AddressSanitizer (leak checking included) and
+# UndefinedBehaviorSanitizer; any report fails the test.
 set(STITCH_SANITIZED_BUILD "" CACHE PATH "A STITCH_SANITIZE=ON build tree whose tests to run")
 if(STITCH_SANITIZED_BUILD)
   set(sanitized_stitch ${STITCH_SANITIZED_BUILD}/tools/stitch/stitch)
-  set(sanitizer_env "ASAN_OPTIONS=detect_leaks=0:abort_on_error=0"
+  set(sanitizer_env "ASAN_OPTIONS=detect_leaks=1"
                     "UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1"
                     "STITCH_CACHE_DIR=${CMAKE_BINARY_DIR}/sanitized-kernel-cache")
   add_test(NAME sanitize.unit

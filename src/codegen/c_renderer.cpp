@@ -19,19 +19,28 @@ namespace {
 // offset the kernel planner gave them (DEFINE_LOCAL's arg).
 constexpr int64_t kMaxStackLocalBytes = 64 * 1024;
 
-// A per-thread arena that grows to the largest size a kernel asks for and
-// is kept for the thread's later blocks and calls.
+// The scratch arena of large block-local buffers. The host provides one per
+// thread (`stitch_set_arena`, installed by the loader like the parallel
+// loop; hostArena in parallel_blocks.h), so the library holds no
+// thread-local storage of its own: unloading it leaves nothing behind in
+// the threads that ran it. Without a host arena the blocks run on the one
+// calling thread, which uses the library's own buffer, freed at unload.
 constexpr const char* kArenaC = R"(#include <stdlib.h>
-static _Thread_local char* stitch_arena_base;
-static _Thread_local int64_t stitch_arena_bytes;
+typedef char* (*stitch_arena_provider)(int64_t bytes);
+static stitch_arena_provider stitch_arena_host = 0;
+void stitch_set_arena(stitch_arena_provider fn) { stitch_arena_host = fn; }
+static char* stitch_arena_own;
+static int64_t stitch_arena_own_bytes;
+__attribute__((destructor)) static void stitch_arena_release(void) { free(stitch_arena_own); }
 static inline char* stitch_arena(int64_t bytes) {
-  if (bytes > stitch_arena_bytes) {
-    free(stitch_arena_base);
-    stitch_arena_base = (char*)malloc((size_t)bytes);
-    if (!stitch_arena_base) abort();
-    stitch_arena_bytes = bytes;
+  if (stitch_arena_host) return stitch_arena_host(bytes);
+  if (bytes > stitch_arena_own_bytes) {
+    free(stitch_arena_own);
+    stitch_arena_own = (char*)malloc((size_t)bytes);
+    if (!stitch_arena_own) abort();
+    stitch_arena_own_bytes = bytes;
   }
-  return stitch_arena_base;
+  return stitch_arena_own;
 }
 )";
 

@@ -71,6 +71,9 @@ std::shared_ptr<const LoadedLibrary> openLibrary(const std::string& path, std::s
   // Generated files with a grid hand it to the host's parallel loop.
   if (void* setter = ::dlsym(handle, "stitch_set_parallel"))
     reinterpret_cast<void (*)(ParallelBlocksFunction)>(setter)(&parallelBlocks);
+  // ... and take their large block-local buffers from the host's arena.
+  if (void* setter = ::dlsym(handle, "stitch_set_arena"))
+    reinterpret_cast<void (*)(ArenaFunction)>(setter)(&hostArena);
   return std::make_shared<DlLibrary>(handle, path);
 }
 

@@ -3,8 +3,26 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <cstdlib>
+#include <memory>
+#include <new>
 
 namespace stitch {
+
+char* hostArena(int64_t bytes) {
+  struct Arena {
+    std::unique_ptr<char[]> data;
+    int64_t size = 0;
+  };
+  thread_local Arena arena;
+  if (bytes > arena.size) {
+    arena.data.reset();
+    arena.data.reset(new (std::nothrow) char[(size_t)bytes]);
+    if (!arena.data) std::abort();  // as the kernel's own allocation would
+    arena.size = bytes;
+  }
+  return arena.data.get();
+}
 
 void parallelBlocks(BlockRangeFunction body, void* const* bufs, const StitchScalar* params,
                     int64_t count, int64_t threads) {

@@ -26,4 +26,10 @@ void parallelBlocks(BlockRangeFunction body, void* const* bufs, const StitchScal
 // has a grid.
 extern const char* const kParallelBlocksC;
 
+// The calling thread's scratch arena of at least `bytes` bytes (kernels'
+// large block-local buffers): kept and grown per thread, freed when the
+// thread ends. Installed into each loaded library (`stitch_set_arena`).
+using ArenaFunction = char* (*)(int64_t bytes);
+char* hostArena(int64_t bytes);
+
 }  // namespace stitch
