@@ -1389,7 +1389,11 @@ class Gen:
         types, result = self.helper_sig
         args = []
         for t in types:
-            v = self.pick(self.tensors(lambda u: u.same(t)))
+            # Distinct tensors: g writes through one parameter while reading
+            # another, and PyTorch leaves overlapping in-place operands
+            # undefined (`x[:, 1] -= x[0]`).
+            taken = frozenset().union(*(a.roots for a in args))
+            v = self.pick(self.tensors(lambda u: u.same(t) and not (u.roots & taken)))
             if v is None:
                 return None
             args.append(v)
