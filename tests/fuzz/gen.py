@@ -1393,7 +1393,7 @@ class Gen:
             # another, and PyTorch leaves overlapping in-place operands
             # undefined (`x[:, 1] -= x[0]`).
             taken = frozenset().union(*(a.roots for a in args))
-            v = self.pick(self.tensors(lambda u: u.same(t) and not (u.roots & taken)))
+            v = self.pick([u for u in self.tensors(lambda u: u.same(t)) if not u.roots & taken])
             if v is None:
                 return None
             args.append(v)
