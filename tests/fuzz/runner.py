@@ -151,6 +151,32 @@ def perturbed(inputs, rng):
     return out
 
 
+def widened(inputs):
+    """The inputs with their float32 tensors as float64."""
+    return {n: v.astype(np.float64) if isinstance(v, np.ndarray) and v.dtype == np.float32 else v
+            for n, v in inputs.items()}
+
+
+def same_in_float64(expected, wide, spread):
+    """PyTorch's float64 run of the program gives its float32 result: ints
+    and bools exactly, floats within the comparison's tolerance. A result
+    that rounding decides (a tie in sort or argmax between values that are
+    equal only after rounding, a saturated function's 1.0 against
+    0.99999994) differs, and no float32 implementation is wrong about it;
+    perturbing the inputs cannot reveal it when the rounding saturates."""
+    if len(wide) != len(expected):
+        return False
+    for i, (e, w) in enumerate(zip(expected, wide)):
+        if e.shape != w.shape or (e.dtype.kind == "f") != (w.dtype.kind == "f"):
+            return False
+        if e.dtype.kind != "f":
+            if not np.array_equal(e, w):
+                return False
+        elif compare_one(i, e, w.astype(e.dtype), spread[i]) is not None:
+            return False
+    return True
+
+
 def exact_parts_agree(expected, moved):
     """The results compared exactly (ints, bools, shapes) do not move: a
     branch or an argmax decided by rounding noise has no right answer."""
@@ -207,6 +233,9 @@ def eager_reference(fn, inputs):
                 raise Invalid("unstable: an int or bool result changes when the inputs move "
                               "by %g" % PERTURBATION)
             spread = [widest(a, b) for a, b in zip(spread, spread_of(expected, moved))]
+        if not same_in_float64(expected, run_eager(fn, widened(inputs)), spread):
+            raise Invalid("unstable: float64 arithmetic gives another result (rounding "
+                          "decides a tie, a saturation or a branch)")
     except Invalid:
         raise
     except Exception as e:
