@@ -57,7 +57,10 @@ Value* Emitter::emitSubscript(const Expr& e) {
 
 Value* Emitter::indexTensor(Value* base, const Expr& index, const SourceLoc& loc) {
   TensorIndex parts = indexTensorParts(base, index, loc);
-  if (!parts.tensor) return parts.view;
+  return parts.tensor ? indexGet(parts, loc) : parts.view;
+}
+
+Value* Emitter::indexGet(const TensorIndex& parts, const SourceLoc& loc) {
   return op("index.get", {parts.view, constant(Constant(parts.dim), loc), parts.tensor}, loc);
 }
 
@@ -254,8 +257,7 @@ void Emitter::emitSubscriptAugAssign(const Expr& target, const std::string& opNa
     return;
   }
   // x[idx] += v is x[idx] = x[idx].__iadd__(v): on the copy, then stored.
-  Value* selected = op("index.get", {parts.view, constant(Constant(parts.dim), at), parts.tensor}, at);
-  indexPut(parts, op(it->second, {selected, v}, at), at);
+  indexPut(parts, op(it->second, {indexGet(parts, at), v}, at), at);
 }
 
 }  // namespace stitch

@@ -188,6 +188,7 @@ class Emitter {
     int64_t dim = 0;
   };
   TensorIndex indexTensorParts(Value* base, const Expr& index, const SourceLoc& loc);
+  Value* indexGet(const TensorIndex& parts, const SourceLoc& loc);
   void indexPut(const TensorIndex& parts, Value* values, const SourceLoc& loc);
   Value* indexList(Value* list, const Expr& index, const SourceLoc& loc);
   Value* indexTuple(Value* tuple, const Expr& index, const SourceLoc& loc);

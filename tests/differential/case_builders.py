@@ -1,6 +1,7 @@
-"""Builders shared by the case files: `case` makes one case dict, and
+"""Builders shared by the case files: `case` makes one case dict,
 `expr_builder(default)` makes an `expr(name, body, ...)` for one-expression
-programs `def f(x) -> ret: return body` whose input defaults to `default`."""
+programs `def f(x) -> ret: return body` whose input defaults to `default`,
+and `two` a one-expression program of two tensors `a`, `b`."""
 
 
 def case(name, src, inputs, fn="f", **extra):
@@ -16,3 +17,8 @@ def expr_builder(default_x=None):
         return case(name, src, inputs, **extra)
 
     return expr
+
+
+def two(name, body, a, b, ret="torch.Tensor"):
+    src = "def f(a: torch.Tensor, b: torch.Tensor) -> %s:\n    return %s\n" % (ret, body)
+    return case(name, src, {"a": a, "b": b})

@@ -2,18 +2,13 @@
 empty parts), index_select, gather, dtype conversions, repeat, flip,
 tril/triu."""
 
-from case_builders import case, expr_builder
+from case_builders import case, expr_builder, two
 
 F34 = ("f32", [3, 4])
 LIST = "List[torch.Tensor]"
 
 
 expr = expr_builder(F34)
-
-
-def two(name, body, a, b, ret="torch.Tensor"):
-    src = "def f(a: torch.Tensor, b: torch.Tensor) -> %s:\n    return %s\n" % (ret, body)
-    return case(name, src, {"a": a, "b": b})
 
 
 CASES = [

@@ -4,21 +4,12 @@ augmented assignment, on views), index_put_ (accumulate with duplicates),
 scatter / scatter_add (in place, scalar values), where with scalar
 branches, torch.nn.functional spellings."""
 
-from case_builders import case, expr_builder
+from case_builders import case, expr_builder, two
 
 F47 = ("f32", [4, 7])
 LIST = "List[torch.Tensor]"
 
 expr = expr_builder(F47)
-
-
-def two(name, body, a, b, ret="torch.Tensor"):
-    src = "def f(a: torch.Tensor, b: torch.Tensor) -> %s:\n    return %s\n" % (ret, body)
-    return case(name, src, {"a": a, "b": b})
-
-
-def prog(name, src, inputs, **extra):
-    return case(name, src, inputs, **extra)
 
 
 def pairs(name, calls, inputs=None):
@@ -70,32 +61,32 @@ CASES = [
     two("int_index_2d", "a[b]", ("f32", [5, 3]), ("i64", [2, 4], 0, 5)),
     two("int_index_after_select", "a[1, b]", ("f32", [3, 6]), ("i64", [4], 0, 6)),
     two("int_index_of_1d", "a[b] + 1.0", ("f32", [8]), ("i64", [10], 0, 8)),
-    prog("mask_assign_scalar", """
+    case("mask_assign_scalar", """
 def f(x: torch.Tensor) -> torch.Tensor:
     y = x.clone()
     y[y < 0.0] = 0.0
     return y
 """, {"x": F47}),
-    prog("mask_assign_into_input", """
+    case("mask_assign_into_input", """
 def f(x: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
     x[:, b > 0.0] = -1.0
     return x * 2.0
 """, {"x": F47, "b": ("f32", [7])}),
-    prog("mask_assign_selected_values", """
+    case("mask_assign_selected_values", """
 def f(x: torch.Tensor) -> torch.Tensor:
     y = x.clone()
     m = y > 0.2
     y[m] = y[m] * 10.0
     return y
 """, {"x": F47}),
-    prog("int_index_assign_rows", """
+    case("int_index_assign_rows", """
 def f(x: torch.Tensor, w: torch.Tensor) -> torch.Tensor:
     y = torch.zeros(6, 3)
     idx = torch.arange(0, 6, 2)
     y[idx] = w
     return y
 """, {"x": F47, "w": ("f32", [3, 3])}),
-    prog("int_index_assign_broadcast_and_cast", """
+    case("int_index_assign_broadcast_and_cast", """
 def f(x: torch.Tensor, w: torch.Tensor) -> torch.Tensor:
     y = torch.zeros(5, 4, dtype=torch.float64)
     idx = torch.arange(1, 4, 2)
@@ -103,7 +94,7 @@ def f(x: torch.Tensor, w: torch.Tensor) -> torch.Tensor:
     y[:, idx] = 7
     return y
 """, {"x": F47, "w": ("f32", [1, 4])}),
-    prog("index_aug_assign", """
+    case("index_aug_assign", """
 def f(x: torch.Tensor) -> torch.Tensor:
     y = x.clone()
     y[torch.arange(0, 4, 2)] += 1.0
@@ -111,53 +102,53 @@ def f(x: torch.Tensor) -> torch.Tensor:
     y[:, torch.flip(torch.arange(0, 7, 3), [0])] -= x[:, :3]
     return y
 """, {"x": F47}),
-    prog("index_assign_through_view", """
+    case("index_assign_through_view", """
 def f(x: torch.Tensor) -> torch.Tensor:
     y = x.clone()
     r = y[1:3]
     r[r > 0.0] = 5.0
     return y
 """, {"x": F47}),
-    prog("index_put_accumulate_duplicates", """
+    case("index_put_accumulate_duplicates", """
 def f(x: torch.Tensor, idx: torch.Tensor, v: torch.Tensor) -> torch.Tensor:
     y = x.clone()
     y.index_put_((idx,), v, accumulate=True)
     return y
 """, {"x": ("f32", [4, 3]), "idx": ("i64", [9], 0, 4), "v": ("f32", [9, 3])}),
-    prog("index_put_out_of_place", """
+    case("index_put_out_of_place", """
 def f(x: torch.Tensor, v: torch.Tensor) -> List[torch.Tensor]:
     idx = torch.arange(3, 0, -1)
     y = torch.index_put(x, [idx], v)
     z = x.index_put((idx,), v, True)
     return [x, y, z]
 """, {"x": ("f32", [4, 3]), "v": ("f32", [3])}),
-    prog("scatter_unique_rows", """
+    case("scatter_unique_rows", """
 def f(x: torch.Tensor, r: torch.Tensor) -> torch.Tensor:
     idx = torch.argsort(r, dim=1)[:, :3]
     return torch.zeros(3, 5).scatter(1, idx, x)
 """, {"x": ("f32", [3, 4]), "r": ("f32", [3, 5])}),
-    prog("scatter_add_duplicates", """
+    case("scatter_add_duplicates", """
 def f(x: torch.Tensor, idx: torch.Tensor) -> torch.Tensor:
     return torch.zeros(3, 5).scatter_add(1, idx, x)
 """, {"x": ("f32", [3, 6]), "idx": ("i64", [3, 6], 0, 5)}),
-    prog("scatter_add_dim0_in_place_on_input", """
+    case("scatter_add_dim0_in_place_on_input", """
 def f(y: torch.Tensor, x: torch.Tensor, idx: torch.Tensor) -> torch.Tensor:
     y.scatter_add_(0, idx, x)
     return y + 1.0
 """, {"y": ("f32", [4, 3]), "x": ("f32", [5, 3]), "idx": ("i64", [5, 3], 0, 4)}),
-    prog("scatter_scalar_in_place", """
+    case("scatter_scalar_in_place", """
 def f(x: torch.Tensor, r: torch.Tensor) -> torch.Tensor:
     y = x.clone()
     y.scatter_(1, torch.argsort(r, dim=1)[:, :2], -2.0)
     return y
 """, {"x": ("f32", [3, 5]), "r": ("f32", [3, 5])}),
-    prog("scatter_int_tensor", """
+    case("scatter_int_tensor", """
 def f(x: torch.Tensor, idx: torch.Tensor) -> torch.Tensor:
     return torch.zeros(6, dtype=torch.int64).scatter_add(0, idx, x)
 """, {"x": ("i64", [10], -5, 5), "idx": ("i64", [10], 0, 6)}),
     expr("where_scalar_branches", "[torch.where(x > 0.0, x, 0.0), torch.where(x > 0.0, 1.0, -1.0), torch.where(x < 0.5, 2, x)]",
          ret=LIST),
-    prog("functional_spellings", """
+    case("functional_spellings", """
 import torch.nn.functional as F
 
 def f(x: torch.Tensor, w: torch.Tensor, b: torch.Tensor) -> List[torch.Tensor]:
@@ -165,7 +156,7 @@ def f(x: torch.Tensor, w: torch.Tensor, b: torch.Tensor) -> List[torch.Tensor]:
     return [F.relu(h), F.gelu(h), F.silu(h), F.softmax(h, dim=1), F.log_softmax(h, -1),
             torch.nn.functional.sigmoid(h), F.tanh(h), F.gelu(h, approximate="tanh")]
 """, {"x": ("f32", [3, 5]), "w": ("f32", [4, 5]), "b": ("f32", [4])}),
-    prog("topk_of_softmax_select_rows", """
+    case("topk_of_softmax_select_rows", """
 def f(logits: torch.Tensor, emb: torch.Tensor) -> List[torch.Tensor]:
     p = torch.softmax(logits, dim=-1)
     vals, ids = torch.topk(p, 2, dim=-1)
