@@ -11,11 +11,19 @@ STITCH_VENV="${STITCH_VENV:-$STITCH_BUILD/venv}"
 # OpenMP, PyTorch + numpy (Debian's, under /usr/bin/python3) for the tests
 # that compare with PyTorch, and venv + headers for the Python package.
 STITCH_PACKAGES=(
-  cmake ninja-build g++ clang
+  cmake ninja-build g++ clang ccache
   libgtest-dev libgmock-dev libbenchmark-dev
   libxbyak-dev zlib1g-dev libomp-dev
   python3-torch python3-numpy python3-venv python3-dev
 )
+
+# The Python package's build and the main build compile the same library
+# sources with the same compiler and flags: a compiler cache kept in the build
+# folder compiles them once (a fresh build folder starts cold).
+export CC="${CC:-gcc}" CXX="${CXX:-g++}"
+export CMAKE_C_COMPILER_LAUNCHER="${CMAKE_C_COMPILER_LAUNCHER:-ccache}"
+export CMAKE_CXX_COMPILER_LAUNCHER="${CMAKE_CXX_COMPILER_LAUNCHER:-ccache}"
+export CCACHE_DIR="${CCACHE_DIR:-$STITCH_BUILD/ccache}"
 
 stitch_missing_packages() {
   local p
