@@ -32,6 +32,13 @@ foreach(family_file ${differential_families})
                    --stitch $<TARGET_FILE:stitch> --family ${family} --mode compiled)
   list(APPEND stitch_script_tests differential.${family} differential_compiled.${family})
 endforeach()
+# The benchmark's workloads at their benchmark shapes, compiled: results
+# against PyTorch and each kernel's work estimate (work inflation can grow
+# with a dimension that the small test shapes keep short).
+add_test(NAME differential_compiled.workloads_bench_shapes
+         COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/differential/run_differential.py
+                 --stitch $<TARGET_FILE:stitch> --family workloads --mode compiled --bench-shapes)
+list(APPEND stitch_script_tests differential_compiled.workloads_bench_shapes)
 
 # Error corpus: each bad program gives its one-line error, location and
 # exit code, in both modes.

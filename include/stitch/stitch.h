@@ -134,6 +134,9 @@ struct Options {
   // tuned compilation of the same program and types).
   bool tune = false;
   bool tuneProgress = false;  // a progress bar on stderr while tuning
+  // Compiled mode: ProgramInfo::work gets each kernel's static work
+  // estimate (costs a second linearization of every op on its own).
+  bool estimateWork = false;
 };
 
 // A parameter's annotation, structured so that a caller can build an
@@ -158,6 +161,17 @@ struct StageOps {
 };
 
 // What compiling a program did.
+// A kernel's value operations per call (data ALU ops and stores, times
+// their loops), next to the same count for its ops each compiled alone:
+// fusion saves loads and stores, so work well above opWork means a value
+// recomputed per element of a loop it does not depend on.
+struct KernelWork {
+  std::string kernel;  // "k0", ...
+  std::string kind;    // "block" (generated), "copy", "contraction" (library: work = opWork)
+  int64_t work = 0;
+  int64_t opWork = 0;
+};
+
 struct ProgramInfo {
   Mode mode = Mode::Compiled;
   std::vector<StageOps> stages;     // op counts after each stage that ran
@@ -172,6 +186,7 @@ struct ProgramInfo {
   // choice came from the tuning cache.
   std::optional<std::pair<int64_t, int64_t>> tuned;
   bool tuneFromCache = false;
+  std::vector<KernelWork> work;     // with Options::estimateWork
 };
 
 struct CheckResult {

@@ -36,7 +36,7 @@ namespace {
 // program was compiled under (raw bytes: it is built on every call).
 std::string programKey(const std::string& signature, const Options& o) {
   std::string key = signature;
-  const char flags[] = {(char)o.mode, (char)o.stage, (char)o.check, (char)o.tune};
+  const char flags[] = {(char)o.mode, (char)o.stage, (char)o.check, (char)o.tune, (char)o.estimateWork};
   key.append(flags, sizeof flags);
   key.append(reinterpret_cast<const char*>(&o.threads), sizeof o.threads);
   return key;

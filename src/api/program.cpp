@@ -9,6 +9,7 @@
 #include "driver/outputs.h"
 #include "driver/schedule_tuner.h"
 #include "driver/timed_run.h"
+#include "driver/work_estimate.h"
 #include "interp/interpreter.h"
 
 namespace stitch {
@@ -85,6 +86,10 @@ CompiledFunction::CompiledFunction(const CompileRequest& request, const IValueLi
     TuneReport report = tuneSchedules(result_, cloneValues(args), tune);
     info_.tuned = std::make_pair((int64_t)report.groupsTuned, (int64_t)report.candidatesMeasured);
     info_.tuneFromCache = report.fromCache;
+  }
+  if (options_.estimateWork) {
+    for (const KernelWorkEstimate& k : estimateWork(result_.code))
+      info_.work.push_back(api::KernelWork{k.kernel, k.kind, k.work, k.opWork});
   }
   ExecutableOptions exe;
   exe.threads = options_.threads;

@@ -60,8 +60,10 @@ void scheduleGrid(BlockGraph& block);
 // Accumulators per block-local array at most (the array lives on the stack).
 constexpr int64_t kMaxLocalAccumulators = 4096;
 // Reduce iterations per element from which a reduction's result is worth
-// keeping across an inner loop (see outputLoopOrder).
-constexpr int64_t kMinReuseWork = 16;
+// keeping across an inner loop (see outputLoopOrder): any real reduction.
+// Recomputing even a 6-element one per element of a loop it does not
+// depend on did 2.4x the work of its ops (softmax over dim 0 of [6, 4]).
+constexpr int64_t kMinReuseWork = 2;
 // Outputs per block of a column reduction at least (when the loop has as
 // many): the contiguous inner loop under the reduce loops. Each reduce step
 // then reads a page-sized run of a row (4 KiB of f32), which the hardware

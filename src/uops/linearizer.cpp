@@ -344,6 +344,7 @@ void Linearizer::run() {
   }
   analyze();
   const std::vector<int> outer = outerReduceNodes(block_, order_, splitLoop_, chunk_);
+  const int outerAt = outer.empty() ? -1 : outerReducesDepth(outer);
   emitLevel(0);
   for (int p = 0; p < numLoops; ++p) {
     if (p == numLoops - 1 && outer.empty() && unrollsInnerLoop(order_[p])) return emitUnrolledInnerLoop(order_[p]);
@@ -351,8 +352,13 @@ void Linearizer::run() {
       std::vector<int64_t> pieces = innerLoopPieces(order_[p]);
       if (!pieces.empty()) return emitPiecedInnerLoop(order_[p], pieces);
     }
-    if (p == numLoops - 1 && !outer.empty()) emitOuterReduces(outer);
-    else openLoop(order_[p]);
+    if (p == outerAt) emitOuterReduces(outer);
+    if (p == numLoops - 1 && !outer.empty()) {
+      int offset;
+      loopUOps_.push_back(openInnerReloading(&offset));
+    } else {
+      openLoop(order_[p]);
+    }
     emitLevel(p + 1);
   }
   emitStores(outputIndex());

@@ -48,6 +48,8 @@ class Linearizer {
   void markNeeded(const std::vector<int>& from, int stop);
   void emitRemaining();
   void emitOuterReduces(const std::vector<int>& reduces);
+  int openInnerReloading(int* offset);
+  int outerReducesDepth(const std::vector<int>& reduces) const;
   int combine(ReduceOp op, DType acc, int prev, int value);
   void openLoop(int l);
   // Opens output loop l; returns its LOOP (or -1 for a loop of one) and sets
@@ -76,6 +78,8 @@ class Linearizer {
   int special_ = -1;
   int partials_ = -1;               // column kernels: the blocks' partial results
   std::vector<int> loopUOps_;       // LOOP uops still to close, outer to inner
+  std::vector<int> outerArrays_;    // emitOuterReduces: each reduction's accumulator array
+  std::vector<int> outerDone_;      // and the reductions whose arrays hold their results
   std::vector<int> outDepth_;       // per node: output loops it needs open (0: none)
   std::vector<std::vector<int>> rvars_;  // per node: reduce variables it depends on (sorted)
   std::vector<char> needed_;

@@ -137,20 +137,24 @@ void Linearizer::emitReduce(int i) {
 // Reductions with their loops outside the innermost output loop (see
 // reduce_order.h): accumulators in local arrays indexed by the inner loop's
 // offset in this block. Passes of the inner loop: start values; per
-// reduction, accumulate (inside its reduce loops); then the rest and the
-// stores. Earlier reductions' results are reloaded from their arrays.
+// reduction, accumulate (inside its reduce loops); later passes and the
+// final inner loop (openInnerReloading) reload earlier results from the
+// arrays. Emitted where the output loops the reductions read are open
+// (outerReducesDepth): a sum that no outer output loop changes is computed
+// once per block, not once per iteration of those loops.
 void Linearizer::emitOuterReduces(const std::vector<int>& reduces) {
   const int inner = order_.back();
   const int depth = (int)block_.loops.size();
   const int64_t size =
       inner == splitLoop_ ? std::min(chunk_, block_.loops[inner].extent) : block_.loops[inner].extent;
-  std::vector<int> arrays, done;
+  outerArrays_.clear();
+  outerDone_.clear();
   for (int r : reduces) {
     UOp local = makeUOp(UOpKind::DefineLocal, tg_.node(r).dtype);
     local.name = "partial";
-    local.name += std::to_string(arrays.size());
+    local.name += std::to_string(outerArrays_.size());
     local.ival = size;
-    arrays.push_back(g_.add(local, false));
+    outerArrays_.push_back(g_.add(local, false));
   }
   auto endLoop = [&](int loop) { g_.add(makeUOp(UOpKind::EndLoop, DType::i64, {loop}), false); };
   // Values computed inside a closed inner loop are out of scope.
@@ -159,16 +163,11 @@ void Linearizer::emitOuterReduces(const std::vector<int>& reduces) {
       if (outDepth_[k] == depth || !rvars_[k].empty()) value_[k] = -1;
   };
   int offset;
-  auto openInner = [&] {
-    int j = openLoopUOp(inner, &offset);
-    for (size_t d = 0; d < done.size(); ++d)
-      value_[done[d]] = g_.add(makeUOp(UOpKind::Load, tg_.node(done[d]).dtype, {arrays[d], offset}), false);
-    return j;
-  };
-  int j = openInner();
+  int j = openInnerReloading(&offset);
   for (size_t k = 0; k < reduces.size(); ++k) {
     const TNode& n = tg_.node(reduces[k]);
-    g_.add(makeUOp(UOpKind::Store, n.dtype, {arrays[k], offset, g_.add(reduceInit(n.reduce, n.dtype))}), false);
+    g_.add(makeUOp(UOpKind::Store, n.dtype, {outerArrays_[k], offset, g_.add(reduceInit(n.reduce, n.dtype))}),
+           false);
   }
   endLoop(j);
   forgetInner();
@@ -198,7 +197,7 @@ void Linearizer::emitOuterReduces(const std::vector<int>& reduces) {
     for (int m = body; m >= 0; --m)
       if (inBody[m] && tg_.node(m).op != TOp::Reduce)
         for (int a : tg_.node(m).args) inBody[a] = 1;
-    j = openInner();
+    j = openInnerReloading(&offset);
     for (int m = 0; m <= body; ++m) {
       if (!inBody[m] || value_[m] >= 0 || tg_.node(m).op == TOp::ReduceVar || outDepth_[m] != depth) continue;
       const auto& rv = rvars_[m];
@@ -208,15 +207,43 @@ void Linearizer::emitOuterReduces(const std::vector<int>& reduces) {
     int v = value_[body];
     STITCH_ASSERT(v >= 0, "reduction body of %", i, " not emitted");
     if (g_.at(v).dtype != acc) v = g_.add(makeUOp(UOpKind::Cast, acc, {v}));
-    int prev = g_.add(makeUOp(UOpKind::Load, acc, {arrays[k], offset}), false);
-    g_.add(makeUOp(UOpKind::Store, acc, {arrays[k], offset, combine(n.reduce, acc, prev, v)}), false);
+    int prev = g_.add(makeUOp(UOpKind::Load, acc, {outerArrays_[k], offset}), false);
+    g_.add(makeUOp(UOpKind::Store, acc, {outerArrays_[k], offset, combine(n.reduce, acc, prev, v)}), false);
     endLoop(j);
     for (auto it = loops.rbegin(); it != loops.rend(); ++it) endLoop(*it);
     for (int r : n.reduceVars) bound_[r] = 0;
     forgetInner();
-    done.push_back(i);
+    outerDone_.push_back(i);
   }
-  loopUOps_.push_back(openInner());
+}
+
+// Opens the innermost output loop with the finished outer reductions'
+// results loaded from their arrays.
+int Linearizer::openInnerReloading(int* offset) {
+  int j = openLoopUOp(order_.back(), offset);
+  for (size_t d = 0; d < outerDone_.size(); ++d)
+    value_[outerDone_[d]] =
+        g_.add(makeUOp(UOpKind::Load, tg_.node(outerDone_[d]).dtype, {outerArrays_[d], *offset}), false);
+  return j;
+}
+
+// The output loops (a depth in order_) the reductions read, the innermost
+// one aside: their accumulator arrays are indexed by it.
+int Linearizer::outerReducesDepth(const std::vector<int>& reduces) const {
+  const int inner = order_.back();
+  // Nodes come in dependency order: one backward sweep marks what the
+  // reductions read.
+  std::vector<char> read(tg_.nodes().size(), 0);
+  for (int r : reduces) read[r] = 1;
+  int depth = 0;
+  for (int k = (int)read.size() - 1; k >= 0; --k) {
+    if (!read[k]) continue;
+    const TNode& n = tg_.node(k);
+    if (n.op == TOp::IterVar && loopOfDim_.at(n.index) != inner)
+      depth = std::max(depth, positionOf_.at(loopOfDim_.at(n.index)) + 1);
+    for (int a : n.args) read[a] = 1;
+  }
+  return depth;
 }
 
 // The nodes `from` needs, not looking below `stop` (-1: none).

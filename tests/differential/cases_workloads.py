@@ -158,7 +158,8 @@ def bench_workload_cases():
     cases = []
     for name, workload in catalog.WORKLOADS.items():
         with open(os.path.join(WORKLOADS_DIR, name + ".py")) as f:
-            cases.append(case("bench_" + name, f.read(), workload["test_inputs"], fn=name))
+            cases.append(case("bench_" + name, f.read(), workload["test_inputs"], fn=name,
+                              bench_inputs=workload["inputs"]))
     return cases
 
 

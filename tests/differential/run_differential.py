@@ -184,6 +184,8 @@ def stitch_command(args, prog, case, inputs, in_npz, out_npz):
     cmd += ["--outputs", out_npz, "--mode", args.mode]
     if past_functionalization(args):
         cmd.append("--json")
+    if args.mode == "compiled":
+        cmd.append("--work")
     return cmd + (["--stage", args.stage] if args.stage else [])
 
 
@@ -205,7 +207,13 @@ def run_stitch(args, workdir, prog, case, inputs):
     if not os.path.exists(out_npz):
         raise CaseFailure("stitch wrote no %s" % out_npz)
     if past_functionalization(args):
-        check_fallback(args, case, proc.stdout)
+        try:
+            report = json.loads(proc.stdout)
+        except ValueError:
+            raise CaseFailure("stitch --json printed no JSON")
+        check_fallback(args, case, report)
+        if args.mode == "compiled":
+            check_work(args, case, report)
     with np.load(out_npz) as data:
         keys = set(data.files)
         outs = []
@@ -217,18 +225,33 @@ def run_stitch(args, workdir, prog, case, inputs):
     return outs
 
 
-def check_fallback(args, case, stdout):
+def check_fallback(args, case, report):
     """A case falls back to the imperative graph exactly when it says so;
     --fallbacks also prints the reason of each that does."""
-    try:
-        reason = json.loads(stdout).get("functional_fallback")
-    except ValueError:
-        raise CaseFailure("stitch --json printed no JSON")
+    reason = report.get("functional_fallback")
     if reason and args.fallbacks:
         print("FALLBACK %s: %s" % (case["name"], reason))
     if bool(reason) != case.get("fallback", False):
         raise CaseFailure("functionalization %s: %s" % (
             "refused it" if reason else "no longer refuses it (drop `fallback`)", reason or ""))
+
+
+# Fusion saves loads and stores but must never make a value be recomputed
+# per element of a loop it does not depend on: each kernel's operations per
+# call stay within this factor of its ops' compiled each on their own.
+WORK_LIMIT = 2.0
+
+
+def check_work(args, case, report):
+    for k in report["work"]:
+        ratio = k["work"] / max(1, k["op_work"])
+        if args.work_report:
+            print("WORK %s %s %s %d %d %.3f" % (case["name"], k["kernel"], k["kind"], k["work"],
+                                                 k["op_work"], ratio))
+        if ratio > WORK_LIMIT:
+            raise CaseFailure("kernel %s does %d operations per call, %.1fx its ops' %d on their own "
+                              "(work inflation; limit %.0fx)" % (k["kernel"], k["work"], ratio,
+                                                                  k["op_work"], WORK_LIMIT))
 
 
 def describe(arr, limit=6):
@@ -284,7 +307,8 @@ def check_scriptable(module, case):
 
 def run_case(family, case, seed, args, workdir):
     rng = np.random.default_rng(seed)
-    inputs = {name: make_input(spec, rng) for name, spec in case["inputs"].items()}
+    specs = case["bench_inputs"] if args.bench_shapes else case["inputs"]
+    inputs = {name: make_input(spec, rng) for name, spec in specs.items()}
     prog = os.path.join(workdir, "%s.py" % case["name"])
     with open(prog, "w") as f:
         f.write(PRELUDE + case["src"].strip("\n") + "\n")
@@ -315,6 +339,8 @@ def run_family(family, args):
         if args.filter and args.filter not in case["name"]:
             continue
         if args.sample and index % args.sample != 0:
+            continue
+        if args.bench_shapes and "bench_inputs" not in case:
             continue
         seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
         workdir = tempfile.mkdtemp(prefix="stitch-diff-%s-" % case["name"])
@@ -359,6 +385,11 @@ def main():
     parser.add_argument("--list", action="store_true", help="list the cases and exit")
     parser.add_argument("--no-types", action="store_true",
                         help="skip comparing the types `stitch dump` infers with the results")
+    parser.add_argument("--bench-shapes", action="store_true",
+                        help="only the cases with benchmark shapes (the workloads), at those shapes")
+    parser.add_argument("--work-report", action="store_true",
+                        help="compiled mode: print each kernel's work estimate (WORK case kernel kind "
+                        "work op_work ratio)")
     parser.add_argument("--fallbacks", action="store_true",
                         help="also print FALLBACK lines for cases functionalization refused "
                              "(the imperative graph ran instead)")

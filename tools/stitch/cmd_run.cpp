@@ -46,6 +46,7 @@ api::Options compileOptions(const RunOptions& o) {
   options.check = o.check;
   options.tune = o.tune;
   options.tuneProgress = o.tune && ::isatty(STDERR_FILENO);
+  options.estimateWork = o.work;
   return options;
 }
 
@@ -109,6 +110,16 @@ std::string jsonReport(const RunOptions& o, const RunReport& r) {
     j.key("from_cache").value(r.program.tuneFromCache);
     j.endObject();
   }
+  if (o.work) {
+    j.key("work").beginArray();
+    for (const api::KernelWork& k : r.program.work) {
+      j.beginObject();
+      j.key("kernel").value(k.kernel).key("kind").value(k.kind);
+      j.key("work").value(k.work).key("op_work").value(k.opWork);
+      j.endObject();
+    }
+    j.endArray();
+  }
   if (r.check) {
     j.key("check").beginObject();
     j.key("max_abs_err").value(r.check->maxAbsError).key("ok").value(r.check->ok);
@@ -145,6 +156,9 @@ void printText(const RunOptions& o, const RunReport& r) {
               << (p.tuneFromCache ? std::string("schedules from the tuning cache")
                                   : std::to_string(p.tuned->second) + " schedules measured")
               << "\n";
+  for (const api::KernelWork& k : p.work)
+    std::cout << "work: " << k.kernel << " (" << k.kind << ") " << k.work << " operations per call, its ops alone "
+              << k.opWork << "\n";
   if (!p.functionalFallback.empty())
     std::cout << "note: functionalization refused this program, so the later stages run it as written: "
               << p.functionalFallback << "\n";

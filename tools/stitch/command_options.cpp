@@ -47,6 +47,7 @@ RunOptions parseRunOptions(const std::vector<std::string>& args) {
       {"fn"},           {"input", true, true}, {"inputs"}, {"outputs"},
       {"mode"},         {"stage"},             {"check", false}, {"bench"},
       {"seed"},         {"threads"},           {"json", false},   {"tune", false},
+      {"work", false},
   };
   ParsedOptions parsed = parseOptions(args, defs, "run");
   RunOptions o;
@@ -74,6 +75,9 @@ RunOptions parseRunOptions(const std::vector<std::string>& args) {
   o.tune = parsed.has("tune");
   if (o.tune && o.mode != api::Mode::Compiled)
     throw userError("--tune applies to --mode compiled (it measures the kernels' schedules)");
+  o.work = parsed.has("work");
+  if (o.work && o.mode != api::Mode::Compiled)
+    throw userError("--work applies to --mode compiled (it counts the kernels' operations)");
   if (parsed.has("inputs") && o.inputsFile.empty()) throw userError("--inputs needs a file name");
   if (parsed.has("outputs") && o.outputsFile.empty()) throw userError("--outputs needs a file name");
   return o;

@@ -26,6 +26,7 @@ struct RunOptions {
   int threads = 0;  // 0: OpenMP's default (kernels and host ops alike)
   bool json = false;
   bool tune = false;  // measure the schedule candidates (compiled mode only)
+  bool work = false;  // each kernel's static work estimate (compiled mode only)
 };
 
 struct DumpOptions {

@@ -67,10 +67,15 @@ options:
                        model's choice; the choice is stored under
                        $STITCH_CACHE_DIR/tune and reused by the next --tune
                        run of the same program, inputs types and threads
+  --work               compiled mode: each kernel's value operations per call
+                       (data ALU ops and stores times their loops) next to
+                       the same for its ops compiled each alone (op_work);
+                       work far above op_work is fusion recomputing values
   --json               print one JSON object: mode, outputs, kernels (kernel
                        calls per run), time_ms, compile (compiled mode: ms,
                        cache memory|disk|compiled, compiler), tune (with
-                       --tune: groups, measured, from_cache), check (with
+                       --tune: groups, measured, from_cache), work (with
+                       --work: kernel, kind, work, op_work), check (with
                        --check), stages
 
 Environment: STITCH_DEBUG=1 prints the IR after every compiler pass, with
