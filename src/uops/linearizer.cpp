@@ -343,17 +343,25 @@ void Linearizer::run() {
     chunk_ = (extent + blocks - 1) / blocks;
   }
   analyze();
-  const std::vector<int> outer = outerReduceNodes(block_, order_, splitLoop_, chunk_);
-  const int outerAt = outer.empty() ? -1 : outerReducesDepth(outer);
+  outer_ = outerReduceNodes(block_, order_, splitLoop_, chunk_);
+  outerAt_ = outer_.empty() ? -1 : outerReducesDepth(outer_);
   emitLevel(0);
-  for (int p = 0; p < numLoops; ++p) {
-    if (p == numLoops - 1 && outer.empty() && unrollsInnerLoop(order_[p])) return emitUnrolledInnerLoop(order_[p]);
-    if (p == numLoops - 1 && outer.empty()) {
-      std::vector<int64_t> pieces = innerLoopPieces(order_[p]);
-      if (!pieces.empty()) return emitPiecedInnerLoop(order_[p], pieces);
+  emitLoopsFrom(0);
+}
+
+// The output loops from depth `from` on (the ones outside it are open and
+// the nodes of depth `from` emitted), the stores, and their ENDLOOPs.
+void Linearizer::emitLoopsFrom(int from) {
+  const int numLoops = (int)block_.loops.size();
+  for (int p = from; p < numLoops; ++p) {
+    if (p == numLoops - 1 && outer_.empty() && unrollsInnerLoop(order_[p])) return emitUnrolledInnerLoop(order_[p]);
+    if (outer_.empty()) {
+      std::vector<int64_t> pieces = loopPiecesAt(p);
+      if (!pieces.empty() && p == numLoops - 1) return emitPiecedInnerLoop(order_[p], pieces);
+      if (!pieces.empty()) return emitPiecedOuterLoop(p, pieces);
     }
-    if (p == outerAt) emitOuterReduces(outer);
-    if (p == numLoops - 1 && !outer.empty()) {
+    if (p == outerAt_) emitOuterReduces(outer_);
+    if (p == numLoops - 1 && !outer_.empty()) {
       int offset;
       loopUOps_.push_back(openInnerReloading(&offset));
     } else {
@@ -397,27 +405,60 @@ void Linearizer::emitUnrolledInnerLoop(int l) {
 
 // The next copy of the innermost loop's body recomputes what depends on its
 // variable, and what lives inside a reduction's (now closed) loops.
-void Linearizer::forgetInnerLoopValues() {
-  const int depth = (int)block_.loops.size();
+void Linearizer::forgetInnerLoopValues() { forgetValuesFrom((int)block_.loops.size()); }
+
+// Values that live inside the output loop at depth - 1 (or inside a
+// reduction's loops) are out of scope once it closed.
+void Linearizer::forgetValuesFrom(int depth) {
   for (size_t k = 0; k < value_.size(); ++k)
-    if (outDepth_[k] == depth || !rvars_[k].empty() || tg_.node((int)k).op == TOp::ReduceVar) value_[k] = -1;
+    if (outDepth_[k] >= depth || !rvars_[k].empty() || tg_.node((int)k).op == TOp::ReduceVar) value_[k] = -1;
 }
 
-// The innermost output loop's pieces (loop_pieces.h): a loop over one
-// iteration dim that the grid does not split.
-std::vector<int64_t> Linearizer::innerLoopPieces(int l) const {
+// The pieces (loop_pieces.h) of the output loop at depth p: a loop over one
+// iteration dim, split where the nodes inside it compare its variable with
+// constants (the rows of a cat along it).
+std::vector<int64_t> Linearizer::loopPiecesAt(int p) const {
+  const int l = order_[p];
   const LoopDim& loop = block_.loops[l];
-  if (l == splitLoop_ || loop.iterDims.size() != 1 || loop.extent < 2) return {};
-  const int depth = (int)block_.loops.size();
+  if (loop.iterDims.size() != 1 || loop.extent < 2) return {};
   int var = -1;
   std::vector<int> nodes;
   for (int k = 0; k < (int)tg_.nodes().size(); ++k) {
     const TNode& n = tg_.node(k);
     if (n.op == TOp::IterVar && n.index == loop.iterDims[0]) var = k;
-    if (needed_[k] && (outDepth_[k] == depth || !rvars_[k].empty())) nodes.push_back(k);
+    if (needed_[k] && (outDepth_[k] > p || !rvars_[k].empty())) nodes.push_back(k);
   }
   if (var < 0) return {};
   return loopPieces(tg_, nodes, var, loop.extent);
+}
+
+// Loop l over [lo, hi); the grid's split loop over that piece of this
+// block's share (empty in the blocks whose share misses it).
+int Linearizer::pieceLoopUOp(int l, int64_t lo, int64_t hi) {
+  if (l != splitLoop_) return loopUOp(c(lo), c(hi));
+  int start = g_.alu(AluOp::Mul, DType::i64, {special_, c(chunk_)});
+  int stop = g_.alu(AluOp::Mul, DType::i64, {g_.alu(AluOp::Add, DType::i64, {special_, c(1)}), c(chunk_)});
+  return loopUOp(g_.alu(AluOp::Max, DType::i64, {start, c(lo)}), g_.alu(AluOp::Min, DType::i64, {stop, c(hi)}));
+}
+
+// An output loop outside the innermost one as consecutive loops over its
+// pieces, each emitting the loops inside it and their nodes afresh.
+void Linearizer::emitPiecedOuterLoop(int p, const std::vector<int64_t>& bounds) {
+  const int l = order_[p];
+  for (size_t k = 0; k + 1 < bounds.size(); ++k) {
+    int u = pieceLoopUOp(l, bounds[k], bounds[k + 1]);
+    loopVar_[l] = u;
+    loopUOps_.push_back(u);
+    const size_t floor = loopFloor_;
+    loopFloor_ = loopUOps_.size();
+    emitLevel(p + 1);
+    emitLoopsFrom(p + 1);
+    loopFloor_ = floor;
+    g_.add(makeUOp(UOpKind::EndLoop, DType::i64, {u}), false);
+    loopUOps_.pop_back();
+    forgetValuesFrom(p + 1);
+  }
+  closeLoops();
 }
 
 // The innermost output loop as consecutive loops over its pieces, each
@@ -425,7 +466,7 @@ std::vector<int64_t> Linearizer::innerLoopPieces(int l) const {
 void Linearizer::emitPiecedInnerLoop(int l, const std::vector<int64_t>& bounds) {
   const int depth = (int)block_.loops.size();
   for (size_t p = 0; p + 1 < bounds.size(); ++p) {
-    int u = loopUOp(c(bounds[p]), c(bounds[p + 1]));
+    int u = pieceLoopUOp(l, bounds[p], bounds[p + 1]);
     loopVar_[l] = u;
     emitLevel(depth);
     emitStores(outputIndex());
@@ -452,9 +493,10 @@ int Linearizer::outputIndex() {
 }
 
 void Linearizer::closeLoops() {
-  for (auto it = loopUOps_.rbegin(); it != loopUOps_.rend(); ++it)
-    g_.add(makeUOp(UOpKind::EndLoop, DType::i64, {*it}), false);
-  loopUOps_.clear();
+  while (loopUOps_.size() > loopFloor_) {
+    g_.add(makeUOp(UOpKind::EndLoop, DType::i64, {loopUOps_.back()}), false);
+    loopUOps_.pop_back();
+  }
 }
 
 void Linearizer::emitStores(int index) {

@@ -37,9 +37,13 @@ class Linearizer {
   void runColumn();
   bool unrollsInnerLoop(int l) const;
   void emitUnrolledInnerLoop(int l);
-  std::vector<int64_t> innerLoopPieces(int l) const;
+  void emitLoopsFrom(int from);
+  std::vector<int64_t> loopPiecesAt(int p) const;
   void emitPiecedInnerLoop(int l, const std::vector<int64_t>& bounds);
+  void emitPiecedOuterLoop(int p, const std::vector<int64_t>& bounds);
+  int pieceLoopUOp(int l, int64_t lo, int64_t hi);
   void forgetInnerLoopValues();
+  void forgetValuesFrom(int depth);
   std::vector<int64_t> fillPieces(int r, int body) const;
   void emitPiecedFill(int i, int buffer, const std::vector<int64_t>& bounds);
   int outputIndex();
@@ -78,6 +82,9 @@ class Linearizer {
   int special_ = -1;
   int partials_ = -1;               // column kernels: the blocks' partial results
   std::vector<int> loopUOps_;       // LOOP uops still to close, outer to inner
+  size_t loopFloor_ = 0;            // closeLoops closes those above this many (a piece's loops)
+  std::vector<int> outer_;          // reductions with their loops outside the inner loop (reduce_order.h)
+  int outerAt_ = -1;                // and the depth where they are emitted
   std::vector<int> outerArrays_;    // emitOuterReduces: each reduction's accumulator array
   std::vector<int> outerDone_;      // and the reductions whose arrays hold their results
   std::vector<int> outDepth_;       // per node: output loops it needs open (0: none)

@@ -49,6 +49,34 @@ bool comparesOrClamps(AluOp op) {
          op == AluOp::Max;
 }
 
+// Where `var OP at` (or `at OP var` when constantFirst) changes value as
+// var grows: the first var of each piece on which it is constant. A min or
+// max by a constant is var's own value below `at` and the constant from it.
+std::vector<int64_t> changePoints(AluOp op, bool constantFirst, int64_t at) {
+  switch (op) {
+    case AluOp::CmpLT: return {constantFirst ? at + 1 : at};
+    case AluOp::CmpLE: return {constantFirst ? at : at + 1};
+    case AluOp::Min:
+    case AluOp::Max: return {at};
+    default: return {at, at + 1};  // == and !=: true at `at` only
+  }
+}
+
+// The points where the clamps inside `node` (var + k through adds and
+// clamps by constants, as offsetOf) switch between var and their constant.
+void clampPoints(const ThreadGraph& tg, int node, int var, std::vector<int64_t>& out, int depth = 0) {
+  const TNode& n = tg.node(node);
+  if (node == var || depth > 16 || n.op != TOp::Alu || n.dtype != DType::i64 || n.args.size() != 2) return;
+  for (int side = 0; side < 2; ++side) {
+    const TNode& c = tg.node(n.args[1 - side]);
+    if (!isIntConst(c)) continue;
+    if (n.alu == AluOp::Min || n.alu == AluOp::Max) {
+      if (std::optional<int64_t> k = offsetOf(tg, n.args[side], var)) out.push_back(c.ival - *k);
+    }
+    clampPoints(tg, n.args[side], var, out, depth + 1);
+  }
+}
+
 }  // namespace
 
 std::vector<int64_t> loopPieces(const ThreadGraph& tg, const std::vector<int>& nodes, int var, int64_t extent) {
@@ -56,13 +84,23 @@ std::vector<int64_t> loopPieces(const ThreadGraph& tg, const std::vector<int>& n
   for (int id : nodes) {
     const TNode& n = tg.node(id);
     if (n.op != TOp::Alu || !comparesOrClamps(n.alu) || n.args.size() != 2) continue;
+    if (n.alu != AluOp::Min && n.alu != AluOp::Max && !isIntConst(tg.node(n.args[0])) &&
+        !isIntConst(tg.node(n.args[1]))) {
+      // var compared with a clamp of itself (a slice write's `i == clamp(i -
+      // a, 0, b-a-1) + a`): equal up to and including the clamp's switch
+      // point, so the comparison changes just after it too.
+      std::vector<int64_t> points;
+      for (int a : n.args) clampPoints(tg, a, var, points);
+      for (int64_t at : points)
+        if (at + 1 > 0 && at + 1 < extent) cuts.push_back(at + 1);
+      continue;
+    }
     for (int side = 0; side < 2; ++side) {
       const TNode& c = tg.node(n.args[1 - side]);
       if (!isIntConst(c)) continue;
       std::optional<int64_t> k = offsetOf(tg, n.args[side], var);
       if (!k) continue;
-      // var + k against c changes at var = c - k and just after it.
-      for (int64_t at : {c.ival - *k, c.ival - *k + 1})
+      for (int64_t at : changePoints(n.alu, side == 1, c.ival - *k))
         if (at > 0 && at < extent) cuts.push_back(at);
     }
   }

@@ -18,6 +18,9 @@ namespace stitch {
 // At most this many pieces per loop; more cut points: no split.
 constexpr int64_t kMaxLoopPieces = 8;
 
+// Cut points are where each comparison changes as the variable grows
+// (`var < c`: at c; `var == c`: at c and c + 1; a clamp at its switch
+// point; a variable compared with a clamp of itself also just after it).
 // The bounds [0, c1, .., extent] of the pieces of the loop over variable
 // node `var` (an IterVar or ReduceVar of extent `extent`), from the nodes
 // among `nodes` (ids into tg) comparing an expression `var + k` (through

@@ -415,9 +415,11 @@ int simplifyCompare(UOpGraph& g, const UOp& u) {
       return -1;
     case AluOp::CmpEQ:
       if (a.vmax < b.vmin || b.vmax < a.vmin) return no();
+      if (a.vmin == a.vmax && b.vmin == b.vmax) return yes();  // one value each, the same
       return -1;
     case AluOp::CmpNE:
       if (a.vmax < b.vmin || b.vmax < a.vmin) return yes();
+      if (a.vmin == a.vmax && b.vmin == b.vmax) return no();
       return -1;
     default: return -1;
   }

@@ -54,6 +54,19 @@ TEST(UOpIndex, RangesOfLoopsAndSpecials) {
   EXPECT_EQ(g.at(m).vmax, std::min<int64_t>(4, n - 1));
 }
 
+TEST(UOpIndex, EqualityOfSingleValuesFolds) {
+  // A loop piece of one iteration: its variable is that value.
+  UOpGraph g;
+  int64_t c = randInt(0, 50);
+  auto cmp = [&](AluOp op, int a, int64_t b) { return g.at(g.alu(op, DType::b8, {a, g.constInt(b)})); };
+  int x = loop(g, c, c + 1);
+  EXPECT_EQ(cmp(AluOp::CmpEQ, x, c).ival, 1);
+  EXPECT_EQ(cmp(AluOp::CmpNE, x, c).ival, 0);
+  EXPECT_EQ(cmp(AluOp::CmpNE, x, c + 1).ival, 1);
+  int y = loop(g, c, c + 2);  // two values: undecided
+  EXPECT_NE(cmp(AluOp::CmpEQ, y, c).kind, UOpKind::Const);
+}
+
 TEST(UOpIndex, ModAndDivOfSmallValues) {
   UOpGraph g;
   int64_t n = randInt(3, 50);
