@@ -514,11 +514,24 @@ void Linearizer::emitStores(int index) {
 
 UOpGraph withoutDeadUOps(const UOpGraph& g) {
   const auto& uops = g.uops();
-  std::vector<char> live(uops.size(), 0);
-  for (int i = (int)uops.size() - 1; i >= 0; --i) {
-    if (hasEffect(uops[i].kind)) live[i] = 1;
-    if (live[i])
-      for (int s : uops[i].src) live[s] = 1;
+  // A store into a block-local buffer that no live uop reads (a loop piece
+  // folded away the select that read it) is dead too: liveness to a fixed
+  // point, each round dropping the stores of buffers only dead loads read.
+  std::vector<char> live(uops.size(), 1);
+  for (bool changed = true; changed;) {
+    std::vector<char> read(uops.size(), 0);
+    for (size_t i = 0; i < uops.size(); ++i)
+      if (live[i] && uops[i].kind == UOpKind::Load) read[uops[i].src[0]] = 1;
+    std::vector<char> next(uops.size(), 0);
+    for (int i = (int)uops.size() - 1; i >= 0; --i) {
+      const UOp& u = uops[i];
+      bool deadStore = u.kind == UOpKind::Store && uops[u.src[0]].kind == UOpKind::DefineLocal && !read[u.src[0]];
+      if (hasEffect(u.kind) && !deadStore) next[i] = 1;
+      if (next[i])
+        for (int s : u.src) next[s] = 1;
+    }
+    changed = next != live;
+    live = std::move(next);
   }
   UOpGraph out;
   std::vector<int> map(uops.size(), -1);

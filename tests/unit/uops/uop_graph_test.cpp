@@ -261,3 +261,39 @@ TEST(UOpGraphStr, Format) {
 
 }  // namespace
 }  // namespace stitch
+
+namespace stitch {
+namespace {
+
+using namespace testing;
+
+// A tile that nothing live reads is not filled: its stores go with the
+// loads that read it only into dead values.
+TEST(DeadUOps, StoresIntoBuffersNoLiveUOpReadsAreDropped) {
+  for (bool readIt : {false, true}) {
+    UOpGraph g;
+    int out = defineGlobal(g, 0, DType::f32), in = defineGlobal(g, 1, DType::f32);
+    UOp tile = makeUOp(UOpKind::DefineLocal, DType::f32);
+    tile.name = "tile0";
+    tile.ival = 4;
+    int t = g.add(tile, false);
+    int i = loop(g, 0, 4);
+    g.add(makeUOp(UOpKind::Store, DType::f32, {t, i, load(g, in, i, DType::f32)}), false);
+    endLoop(g, i);
+    int j = loop(g, 0, 4);
+    int fromTile = load(g, t, j, DType::f32);
+    int dead = g.alu(AluOp::Add, DType::f32, {fromTile, fromTile});  // read, then unused
+    (void)dead;
+    int value = readIt ? fromTile : load(g, in, j, DType::f32);
+    g.add(makeUOp(UOpKind::Store, DType::f32, {out, j, value}), false);
+    endLoop(g, j);
+    UOpGraph kept = withoutDeadUOps(g);
+    int localStores = 0;
+    for (const UOp& u : kept.uops())
+      if (u.kind == UOpKind::Store && kept.at(u.src[0]).kind == UOpKind::DefineLocal) ++localStores;
+    EXPECT_EQ(localStores, readIt ? 1 : 0) << (readIt ? "read" : "unread");
+  }
+}
+
+}  // namespace
+}  // namespace stitch
