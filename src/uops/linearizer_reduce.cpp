@@ -157,11 +157,6 @@ void Linearizer::emitOuterReduces(const std::vector<int>& reduces) {
     outerArrays_.push_back(g_.add(local, false));
   }
   auto endLoop = [&](int loop) { g_.add(makeUOp(UOpKind::EndLoop, DType::i64, {loop}), false); };
-  // Values computed inside a closed inner loop are out of scope.
-  auto forgetInner = [&] {
-    for (size_t k = 0; k < value_.size(); ++k)
-      if (outDepth_[k] == depth || !rvars_[k].empty()) value_[k] = -1;
-  };
   int offset;
   int j = openInnerReloading(&offset);
   for (size_t k = 0; k < reduces.size(); ++k) {
@@ -170,7 +165,7 @@ void Linearizer::emitOuterReduces(const std::vector<int>& reduces) {
            false);
   }
   endLoop(j);
-  forgetInner();
+  forgetValuesFrom(depth);  // what the closed inner loop computed
 
   for (size_t k = 0; k < reduces.size(); ++k) {
     const int i = reduces[k];
@@ -212,7 +207,7 @@ void Linearizer::emitOuterReduces(const std::vector<int>& reduces) {
     endLoop(j);
     for (auto it = loops.rbegin(); it != loops.rend(); ++it) endLoop(*it);
     for (int r : n.reduceVars) bound_[r] = 0;
-    forgetInner();
+    forgetValuesFrom(depth);  // what the closed inner loop computed
     outerDone_.push_back(i);
   }
 }
