@@ -46,17 +46,29 @@ std::string scheduleStr(const Schedule& s);
 // How much of one value a block needs under a schedule: the value's dim
 // `splitDim` cut into `sword` parts (the block needs one), or the whole
 // value (splitDim == kWhole: every block reads all of it).
+//
+// A piece of a `cat` along the split dim is not cut evenly: block b needs
+// the rows [b * extent - offset, (b + 1) * extent - offset) of it, clipped
+// to the piece (some blocks none of it). `extent` 0 is the even cut.
 constexpr int kWhole = -1;
 struct Partition {
   int splitDim = kWhole;
   int64_t sword = 1;
   SchedType type = SchedType::Row;
+  int64_t extent = 0;
+  int64_t offset = 0;
 
+  bool ranged() const { return extent > 0; }
   bool operator==(const Partition& o) const {
-    return splitDim == o.splitDim && sword == o.sword && type == o.type;
+    return splitDim == o.splitDim && sword == o.sword && type == o.type && extent == o.extent &&
+           offset == o.offset;
   }
-  // Elements of a value of this shape one block needs.
+  // Elements of a value of this shape one block needs (the most any block
+  // needs), and their mean over the blocks: the same but for a cat piece,
+  // whose rows fall to a few blocks (the pieces of one cat add up to an
+  // even part of it).
   int64_t blockElements(const std::vector<int64_t>& shape) const;
+  double meanBlockElements(const std::vector<int64_t>& shape) const;
 };
 
 std::string partitionStr(const Partition& p);

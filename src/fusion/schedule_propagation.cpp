@@ -21,7 +21,9 @@ namespace {
 
 const Partition kWholePart{};
 
-Partition splitAt(int64_t dim, const Partition& out) { return Partition{(int)dim, out.sword, SchedType::Row}; }
+Partition splitAt(int64_t dim, const Partition& out) {
+  return Partition{(int)dim, out.sword, SchedType::Row, out.extent, out.offset};
+}
 
 // An operand broadcast to the output (numpy rules, aligned right): it
 // shares the split when it has the split dim at full size; a missing or
@@ -161,13 +163,15 @@ std::optional<DimMap> accessMap(const std::string& op, const Node& n, size_t fir
 
 // Reshape: a split of `from`'s dim d maps to dim e of `to` when both cut
 // the same flat ranges: equal products of the dims before them and sword
-// dividing both (then block b covers the same chunk of every outer row).
-std::optional<int64_t> reshapeDim(const Dims& from, int64_t d, int64_t sword, const Dims& to) {
+// dividing both (then block b covers the same chunk of every outer row);
+// a cat piece's rows map only to a dim of the same size.
+std::optional<int64_t> reshapeDim(const Dims& from, int64_t d, const Partition& part, const Dims& to) {
   int64_t before = 1;
   for (int64_t k = 0; k < d; ++k) before *= from[k];
   int64_t acc = 1;
   for (size_t e = 0; e < to.size() && acc <= before; ++e) {
-    if (acc == before && to[e] % sword == 0) return (int64_t)e;
+    bool same = part.ranged() ? to[e] == from[d] : to[e] % part.sword == 0;
+    if (acc == before && same) return (int64_t)e;
     acc *= to[e];
   }
   return std::nullopt;
@@ -178,7 +182,7 @@ std::optional<std::vector<Partition>> accessRule(const Node& n, const std::strin
   if (!knownTensor(base)) return std::nullopt;
   std::vector<Partition> ins = allWhole(n);
   if (isReshape(op)) {
-    auto e = reshapeDim(shapeOf(n.output()), out.splitDim, out.sword, shapeOf(base));
+    auto e = reshapeDim(shapeOf(n.output()), out.splitDim, out, shapeOf(base));
     if (!e) return std::nullopt;
     ins[0] = splitAt(*e, out);
     return ins;
@@ -209,7 +213,7 @@ std::optional<std::vector<Partition>> assignRule(const Node& n, const std::strin
     } catch (const UserError&) {
       return ins;
     }
-    auto e = reshapeDim(shapeOf(base), out.splitDim, out.sword, view);
+    auto e = reshapeDim(shapeOf(base), out.splitDim, out, view);
     if (e) ins[1] = broadcastOperand(src, view, splitAt(*e, out));
     return ins;
   }
@@ -313,11 +317,21 @@ std::optional<std::vector<Partition>> listElementPartitions(const Node& n, const
   if (n.is("cat")) {
     auto d = constInt(n.input(1));
     if (!d) return std::nullopt;
+    const bool along = normalizeDim(*d, (int64_t)os.size()) == out.splitDim;
+    // Along the split dim, a block needs of each piece the rows its own
+    // range of the output covers there (codegen computes each row's piece
+    // only: loop pieces).
+    const int64_t extent = out.ranged() ? out.extent : os[out.splitDim] / out.sword;
+    int64_t start = 0;
     for (size_t i = 0; i < parts->size(); ++i) {
       const Dims& s = shapeOf((*parts)[i]);
       if (s.size() != os.size()) continue;  // an empty 1-d piece takes no part
-      if (normalizeDim(*d, (int64_t)os.size()) != out.splitDim && s[out.splitDim] == os[out.splitDim])
+      if (along) {
+        if (s[out.splitDim] > 0) result[i] = Partition{out.splitDim, out.sword, SchedType::Row, extent, out.offset + start};
+        start += s[out.splitDim];
+      } else if (s[out.splitDim] == os[out.splitDim]) {
         result[i] = out;
+      }
     }
     return result;
   }
@@ -351,7 +365,9 @@ std::optional<std::vector<Partition>> listElementPartitions(const Node& n, const
   return std::nullopt;
 }
 
-std::optional<std::vector<Partition>> propagateThrough(const Node& n, const Partition& out) {
+namespace {
+
+std::optional<std::vector<Partition>> propagateRule(const Node& n, const Partition& out) {
   if (n.outputs().size() != 1 || !knownTensor(n.output())) {
     if (isWhole(out)) return allWhole(n);
     return std::nullopt;
@@ -363,7 +379,8 @@ std::optional<std::vector<Partition>> propagateThrough(const Node& n, const Part
   }
   if (isWhole(out)) return allWhole(n);
   const Dims& os = shapeOf(n.output());
-  if (out.splitDim < 0 || out.splitDim >= (int64_t)os.size() || os[out.splitDim] % out.sword != 0)
+  if (out.splitDim < 0 || out.splitDim >= (int64_t)os.size() ||
+      (!out.ranged() && os[out.splitDim] % out.sword != 0))
     return std::nullopt;
   try {
     switch (c) {
@@ -391,6 +408,16 @@ std::optional<std::vector<Partition>> propagateThrough(const Node& n, const Part
   return std::nullopt;
 }
 
+}  // namespace
+
+std::optional<std::vector<Partition>> propagateThrough(const Node& n, const Partition& out) {
+  auto ins = propagateRule(n, out);
+  // A cat piece's rows that an op cannot follow: every block computes the
+  // whole of its inputs, as for a piece without rows.
+  if (!ins && out.ranged()) return allWhole(n);
+  return ins;
+}
+
 namespace {
 
 // Backward walk state: the partition asked of each value so far.
@@ -404,6 +431,13 @@ class Propagation {
     p = normalized(p);
     auto [it, inserted] = map_.emplace(v, p);
     if (inserted || it->second == p) return true;
+    // A cat piece's rows asked next to other rows or the whole: the whole
+    // covers both.
+    const bool rows = p.ranged() || it->second.ranged();
+    if (rows && (isWhole(p) || isWhole(it->second) || (p.ranged() && it->second.ranged()))) {
+      it->second = kWholePart;
+      return true;
+    }
     if (members_.count(v->node())) return false;
     it->second = kWholePart;  // read from outside: every block reads all of it
     return true;

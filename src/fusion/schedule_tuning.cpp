@@ -51,11 +51,12 @@ constexpr double kAssignWeight = 0.5;     // a compare and select per element
 constexpr double kSharedLineCost = 400;
 constexpr int64_t kColumnMinExtent = int64_t(1) << 16;  // reductions worth cutting along
 
-int64_t blockElementsOf(const PartitionMap& map, const Value* v) {
+// A block's elements of v, on average over the blocks.
+double blockElementsOf(const PartitionMap& map, const Value* v) {
   if (!knownTensor(v)) return 1;
   auto it = map.find(v);
   Partition p = it == map.end() ? Partition{} : it->second;
-  return p.blockElements(shapeOf(v));
+  return p.meanBlockElements(shapeOf(v));
 }
 
 // Multiply-adds per output element of an einsum: the sizes of the labels
@@ -88,10 +89,10 @@ double einsumExtent(const Node& n) {
 // Iterations one block spends on member n.
 double memberWork(const Node& n, const PartitionMap& map) {
   const Value* v = n.output();
-  double elems = (double)blockElementsOf(map, v);
+  double elems = blockElementsOf(map, v);
   double weight = isExpensive(n) ? kExpensiveWeight : 1;
   switch (scheduleOpClass(n)) {
-    case OpClass::Reduce: return (double)blockElementsOf(map, n.input(0)) * weight;
+    case OpClass::Reduce: return blockElementsOf(map, n.input(0)) * weight;
     case OpClass::AlongDim: return elems * (2 + weight);  // a max / sum pass, then the values
     case OpClass::Product: {
       const Value* a = n.input(0);
@@ -158,7 +159,7 @@ double costOf(const std::vector<const Node*>& nodes, const PartitionMap& map, co
   double perBlock = 0;
   for (const Node* n : nodes)
     if (n->outputs().size() == 1 && knownTensor(n->output())) perBlock += memberWork(*n, map);
-  for (const Value* v : outsideTensors(nodes)) perBlock += kLoadWeight * (double)blockElementsOf(map, v);
+  for (const Value* v : outsideTensors(nodes)) perBlock += kLoadWeight * blockElementsOf(map, v);
   double blocks = (double)s.sword;
   double rounds = std::ceil(blocks / std::max(threads, 1));
   double cost = rounds * (perBlock + kBlockOverhead);

@@ -357,7 +357,9 @@ void describeForLoop(BlockGraph& block) {
 // its dim p under the schedule maps grid x to p, a whole one to the replica.
 int mapOfPartition(const PartitionMap& partitions, const Value* v) {
   auto it = partitions.find(v);
-  if (it == partitions.end() || it->second.splitDim == kWhole || it->second.sword <= 1) return kReplica;
+  // A cat piece's rows are no even part of it: every block may read any.
+  if (it == partitions.end() || it->second.splitDim == kWhole || it->second.sword <= 1 || it->second.ranged())
+    return kReplica;
   return it->second.splitDim;
 }
 

@@ -157,9 +157,13 @@ def f(x: torch.Tensor, y: torch.Tensor):
   auto pieces = listElementPartitions(*cat, P(0, 4));
   ASSERT_TRUE(pieces);
   EXPECT_EQ(partitionStr((*pieces)[0]) + " " + partitionStr((*pieces)[1]), "(dim 0, 4, Row) (dim 0, 4, Row)");
+  // Along the split dim each piece gives the rows its blocks cover: the
+  // output's block b is rows [3b, 3b+3); y starts at row 2.
   pieces = listElementPartitions(*cat, P(1, 2));
   ASSERT_TRUE(pieces);
-  EXPECT_EQ(partitionStr((*pieces)[0]) + " " + partitionStr((*pieces)[1]), "whole whole");
+  EXPECT_EQ(partitionStr((*pieces)[0]) + " " + partitionStr((*pieces)[1]),
+            "(dim 1, 2, rows [3b, 3b+3), Row) (dim 1, 2, rows [3b-2, 3b+1), Row)");
+  EXPECT_EQ((*pieces)[1].blockElements({8, 4}), 8 * 3);
   const Node* stack = findOp(*g, "stack");
   pieces = listElementPartitions(*stack, P(2, 2));
   ASSERT_TRUE(pieces);
@@ -389,6 +393,12 @@ INSTANTIATE_TEST_SUITE_P(
                 {T({8, 6, 3}), T({8, 1, 3})}},
         Program{"cat", "\ndef f(x: torch.Tensor, y: torch.Tensor):\n    return torch.cat([x.exp(), y], 1) * 2.0\n",
                 {T({6, 2}), T({6, 4})}},
+        Program{"cat_rows",
+                "\ndef f(x: torch.Tensor, y: torch.Tensor, z: torch.Tensor):\n"
+                "    e = x.exp()\n"
+                "    a = torch.cat([e, y.reshape(4, 3) * 2.0], 0)\n"
+                "    return torch.cat([z, a.sigmoid(), e + 1.0], 0).neg()\n",
+                {T({5, 3}), T({2, 6}), T({4, 3})}},
         Program{"stack", "\ndef f(x: torch.Tensor, y: torch.Tensor):\n    return torch.stack([x, y.exp()], 1) + 1.0\n",
                 {T({6, 4}), T({6, 4})}},
         Program{"expand", "\ndef f(x: torch.Tensor, y: torch.Tensor):\n    return x.expand(6, 4) * y\n",

@@ -80,6 +80,10 @@ inline int64_t indexAlong(const Tensor& t, int64_t flat, int64_t dim) {
 
 inline bool inBlock(const Tensor& t, int64_t flat, const Partition& p, int64_t block) {
   if (p.splitDim == kWhole || p.sword <= 1) return true;
+  if (p.ranged()) {
+    int64_t first = block * p.extent - p.offset, row = indexAlong(t, flat, p.splitDim);
+    return row >= first && row < first + p.extent;
+  }
   int64_t chunk = t.sizes()[p.splitDim] / p.sword;
   return indexAlong(t, flat, p.splitDim) / chunk == block;
 }
