@@ -1,11 +1,35 @@
 #include "runtime/host_ops.h"
 
+#include <unordered_map>
+
 #include "interp/kernel_registry.h"
 
 namespace stitch {
 
+namespace {
+
+// The functional graph's immut.X is a copy of the region the view X covers:
+// the interpreter copies so that none of its values share memory. The
+// runtime never writes into a value another one still refers to (an assign
+// runs in place only on a buffer nothing else holds: in_place_assign.h), so
+// it takes the view itself, as PyTorch would: a list element's shape cast or
+// a slice a host op reads costs no copy per run. immut.view becomes reshape:
+// a view where the strides allow one, else a copy.
+const Kernel* aliasingTwin(const std::string& kind) {
+  static const std::unordered_map<std::string, std::string> twins = {
+      {"immut.select", "select"},       {"immut.slice", "slice"},       {"immut.view", "reshape"},
+      {"immut.permute", "permute"},     {"immut.transpose", "transpose"}, {"immut.unsqueeze", "unsqueeze"},
+      {"immut.squeeze", "squeeze"},     {"immut.expand", "expand"},
+  };
+  auto it = twins.find(kind);
+  return it == twins.end() ? nullptr : KernelRegistry::get().find(it->second);
+}
+
+}  // namespace
+
 IValueList runHostOp(const Node& node, const IValueList& args) {
-  const Kernel* op = KernelRegistry::get().find(node.kind());
+  const Kernel* op = aliasingTwin(node.kind());
+  if (!op) op = KernelRegistry::get().find(node.kind());
   if (!op) throw InternalError("internal error: no host implementation for op '" + node.kind() + "'");
   IValueList results = (*op)(node, args);
   STITCH_ASSERT(results.size() == node.outputs().size(), "host op '", node.kind(), "' returned ",

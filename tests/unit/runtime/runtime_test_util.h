@@ -76,9 +76,19 @@ inline Tensor sameLayoutCopy(const Tensor& t) {
   return copy;
 }
 
+// A copy of every tensor, in lists too (a list shares its elements: a run
+// that writes one in place would change the other copy's input).
+inline IValue cloneInput(const IValue& v) {
+  if (v.isTensor()) return IValue(sameLayoutCopy(v.toTensor()));
+  if (!v.isList()) return v;
+  IValueList elems;
+  for (const IValue& e : v.toList()) elems.push_back(cloneInput(e));
+  return IValue::list(std::move(elems));
+}
+
 inline IValueList cloneInputs(const IValueList& in) {
   IValueList out;
-  for (const IValue& v : in) out.push_back(v.isTensor() ? IValue(sameLayoutCopy(v.toTensor())) : v);
+  for (const IValue& v : in) out.push_back(cloneInput(v));
   return out;
 }
 
