@@ -44,6 +44,29 @@ bool sameContents(const Tensor& a, const Tensor& b) {
   return std::memcmp(a.rawData(), b.rawData(), size_t(a.numel()) * dtypeSize(a.dtype())) == 0;
 }
 
+// Whether `fresh` could be given `input`'s values in place: a dense tensor
+// of its dtype and sizes, or a list / tuple of such, element by element
+// (lists are immutable: a run cannot have changed their length).
+bool restorableInPlace(const IValue& fresh, const IValue& input) {
+  if (fresh.isTensor() && input.isTensor())
+    return fresh.toTensor().isContiguous() && fresh.toTensor().dtype() == input.toTensor().dtype() &&
+           fresh.toTensor().sizes() == input.toTensor().sizes();
+  if (!(fresh.isList() && input.isList()) && !(fresh.isTuple() && input.isTuple())) return false;
+  const IValueList &to = fresh.toList(), &from = input.toList();
+  if (to.size() != from.size()) return false;
+  for (size_t k = 0; k < to.size(); ++k)
+    if (!(to[k].isTensor() || to[k].isList() || to[k].isTuple()) || !restorableInPlace(to[k], from[k])) return false;
+  return true;
+}
+
+void restoreInPlace(const IValue& fresh, const IValue& input) {
+  if (fresh.isTensor()) {
+    if (!sameContents(fresh.toTensor(), input.toTensor())) fresh.toTensor().copyFrom(input.toTensor());
+    return;
+  }
+  for (size_t k = 0; k < fresh.toList().size(); ++k) restoreInPlace(fresh.toList()[k], input.toList()[k]);
+}
+
 // Gives `fresh` the values of `inputs` again for the next run. A tensor the
 // run left unchanged is left alone: rewriting it would leave its lines
 // modified in this thread's core, and the next run's other threads would
@@ -52,15 +75,12 @@ bool sameContents(const Tensor& a, const Tensor& b) {
 // with the same weights sees. A changed one is overwritten where it lies,
 // as a caller refilling its input buffers would: a new copy per run would
 // hand every timed run freshly mapped pages, whose first touches are the
-// copy's cost, not the program's. Anything else is copied anew.
+// copy's cost, not the program's. Lists of tensors likewise, element by
+// element. Anything else is copied anew.
 void restoreInputs(IValueList& fresh, const IValueList& inputs) {
   for (size_t i = 0; i < inputs.size(); ++i) {
-    bool sameTensor = fresh[i].isTensor() && inputs[i].isTensor() && fresh[i].toTensor().isContiguous() &&
-                      fresh[i].toTensor().dtype() == inputs[i].toTensor().dtype() &&
-                      fresh[i].toTensor().sizes() == inputs[i].toTensor().sizes();
-    if (sameTensor && sameContents(fresh[i].toTensor(), inputs[i].toTensor())) continue;
-    if (sameTensor)
-      fresh[i].toTensor().copyFrom(inputs[i].toTensor());
+    if (restorableInPlace(fresh[i], inputs[i]))
+      restoreInPlace(fresh[i], inputs[i]);
     else
       fresh[i] = cloneValues({inputs[i]}).front();
   }
