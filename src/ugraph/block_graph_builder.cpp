@@ -204,7 +204,9 @@ std::vector<int> columnReduceNodes(const BlockGraph& block, const std::vector<in
       if (!sub[k]) continue;
       if (nodes[k].op == TOp::ReduceVar && std::find(own.begin(), own.end(), (int)nodes[k].index) == own.end())
         return {};
-      if (nodes[k].op == TOp::Reduce) continue;  // another reduction's own loops
+      // Another reduction's own loops, or a tile's fill loop (its own
+      // variables; the reduction reads the filled tile).
+      if (nodes[k].op == TOp::Reduce || nodes[k].op == TOp::Fill) continue;
       for (int a : nodes[k].args) sub[a] = 1;
     }
   }
@@ -222,6 +224,7 @@ std::vector<int> columnReduceNodes(const BlockGraph& block, const std::vector<in
     for (int k = n.args[0]; k >= 0; --k) {
       if (!sub[k]) continue;
       if (nodes[k].op == TOp::Reduce) continue;
+      if (nodes[k].op == TOp::Fill) return {};  // a tile filled per accumulator: the plain order
       for (int a : nodes[k].args) sub[a] = 1;
       if (nodes[k].op != TOp::Load) continue;
       int idx = nodes[k].args[0];

@@ -58,6 +58,7 @@ struct LocalBuffer {
   int64_t elements = 0;
   int64_t offset = 0;             // bytes into the block's scratch arena (large buffers)
   const Value* value = nullptr;   // the buffered value (ThreadGraph Fill `index`)
+  std::string holds;              // else what a lowering rule keeps there
 };
 
 // A Column schedule's kernel: each grid block folds one part of the split

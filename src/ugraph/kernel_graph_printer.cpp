@@ -64,6 +64,7 @@ void printKernel(std::ostringstream& o, const Kernel& k, const ValueNamer& names
     const int64_t bytes = l.elements * (int64_t)dtypeSize(l.dtype);
     o << "  local " << l.name << " : " << dtypeName(l.dtype) << "[" << l.elements << "] " << bytes << " bytes";
     if (l.value) o << " holds %" << names.name(l.value);
+    if (!l.value && !l.holds.empty()) o << " holds " << l.holds;
     o << " at " << l.offset << "\n";
     arena = std::max(arena, l.offset + bytes);
   }

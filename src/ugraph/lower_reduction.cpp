@@ -252,6 +252,11 @@ int lowerVariance(LowerContext& ctx, const Node& n, const std::vector<int>& idx)
   return tg.cast(var, t);
 }
 
+// A softmax row whose exponentials fit this many bytes keeps them in a
+// block-local tile (a quarter of a core's L2 here: the row is read back
+// twice while it is still there); a longer row computes them twice.
+constexpr int64_t kSoftmaxTileBytes = int64_t(256) << 10;
+
 // softmax / log_softmax(self, dim, dtype) along one static dim.
 bool acceptSoftmax(const Node& n) {
   const Value* self = n.input(0);
@@ -284,12 +289,22 @@ int lowerSoftmax(LowerContext& ctx, const Node& n, const std::vector<int>& idx) 
   int m = fold(tg, ReduceOp::Max, t, along(r1), {r1});
   int r2 = tg.newReduceVar(shape[d]);
   int e2 = tg.alu(AluOp::Exp, t, {tg.alu(AluOp::Sub, t, {along(r2), m})});
+  int scale = -1;
+  if (!n.is("log_softmax") && shape[d] * (int64_t)dtypeSize(t) <= kSoftmaxTileBytes) {
+    // The exponentials go into a tile of the row as they are computed; the
+    // sum and the outputs read them back: one exp per element, not two.
+    int fill = tg.fill(ctx.newLocal(t, shape[d], "exp of a softmax row"), e2, {r2});
+    int r3 = tg.newReduceVar(shape[d]);
+    int s = fold(tg, ReduceOp::Sum, t, tg.localLoad(fill, r3), {r3});
+    scale = tg.alu(AluOp::Div, t, {tg.constFloat(1.0, t), s});
+    return tg.alu(AluOp::Mul, t, {tg.localLoad(fill, idx[d]), scale});
+  }
   int s = fold(tg, ReduceOp::Sum, t, e2, {r2});
   int xi = tg.cast(ctx.element(self, idx), t);
   int shifted = tg.alu(AluOp::Sub, t, {xi, m});
   if (n.is("log_softmax")) return tg.alu(AluOp::Sub, t, {shifted, tg.alu(AluOp::Log, t, {s})});
   int e = tg.alu(AluOp::Exp, t, {shifted});
-  int scale = tg.alu(AluOp::Div, t, {tg.constFloat(1.0, t), s});
+  scale = tg.alu(AluOp::Div, t, {tg.constFloat(1.0, t), s});
   return tg.alu(AluOp::Mul, t, {e, scale});
 }
 

@@ -98,6 +98,16 @@ void LowerContext::bufferValue(const Value* v, std::vector<char> fixedDims, int 
   b.slot = localSlot;
 }
 
+int LowerContext::newLocal(DType dtype, int64_t elements, const std::string& holds) {
+  LocalBuffer lb;
+  lb.name = "tile" + std::to_string(kernel_.block.locals.size());
+  lb.dtype = dtype;
+  lb.elements = elements;
+  lb.holds = holds;
+  kernel_.block.locals.push_back(lb);
+  return (int)kernel_.block.locals.size() - 1;
+}
+
 int LowerContext::bufferedElement(const Value* v, const std::vector<int>& idx) {
   Buffered& b = buffered_.at(v);
   const Dims& shape = lowering::shapeOf(v);

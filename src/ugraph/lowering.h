@@ -71,6 +71,9 @@ class LowerContext {
   // reads the buffer; the first request fills it, and a request whose fixed
   // indices differ from the fill's falls back to expanding v.
   void bufferValue(const Value* v, std::vector<char> fixedDims, int localSlot);
+  // A block-local buffer a lowering rule fills itself with values inside
+  // its op (softmax's exponentials); its slot in BlockGraph::locals.
+  int newLocal(DType dtype, int64_t elements, const std::string& holds);
   // Records the distinct index vectors v is requested at (not buffered).
   void recordRequests(const Value* v) {
     recorded_[v];

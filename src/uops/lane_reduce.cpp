@@ -14,6 +14,8 @@ bool laneSplits(ReduceOp op, int64_t extent) {
   return false;
 }
 
+int64_t reduceLanes(int64_t extent) { return extent >= kWideLaneExtent ? kWideReduceLanes : kReduceLanes; }
+
 namespace {
 
 int loop(UOpGraph& g, int64_t extent) {
@@ -24,11 +26,11 @@ void endLoop(UOpGraph& g, int loopUOp) { g.add(makeUOp(UOpKind::EndLoop, DType::
 
 }  // namespace
 
-int defineLanes(UOpGraph& g, DType acc, int init) {
+int defineLanes(UOpGraph& g, DType acc, int init, int64_t width) {
   UOp local = makeUOp(UOpKind::DefineLocal, acc);
-  local.ival = kReduceLanes;
+  local.ival = width;
   int lanes = g.add(local, false);
-  int l = loop(g, kReduceLanes);
+  int l = loop(g, width);
   g.add(makeUOp(UOpKind::Store, acc, {lanes, l, init}), false);
   endLoop(g, l);
   return lanes;
@@ -41,8 +43,9 @@ void accumulateLane(UOpGraph& g, DType acc, int lanes, int lane, int value,
   g.add(makeUOp(UOpKind::Store, acc, {lanes, lane, combine(prev, value)}), false);
 }
 
-int combineLanes(UOpGraph& g, DType acc, int lanes, const std::function<int(int prev, int value)>& combine) {
-  for (int64_t half = kReduceLanes / 2; half >= 1; half /= 2) {
+int combineLanes(UOpGraph& g, DType acc, int lanes, int64_t width,
+                 const std::function<int(int prev, int value)>& combine) {
+  for (int64_t half = width / 2; half >= 1; half /= 2) {
     int l = loop(g, half);
     int low = g.add(makeUOp(UOpKind::Load, acc, {lanes, l}), false);
     int high = g.add(makeUOp(UOpKind::Load, acc, {lanes, g.alu(AluOp::Add, DType::i64, {l, g.constInt(half)})}), false);

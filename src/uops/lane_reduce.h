@@ -1,7 +1,7 @@
 // Lane-split reductions. A serial reduction is one dependency chain (an add
 // every few cycles, a NaN-propagating max through selects), and the C
-// compiler may not reorder it. The linearizer accumulates in kReduceLanes
-// independent lanes instead:
+// compiler may not reorder it. The linearizer accumulates in W independent
+// lanes instead (W = reduceLanes(N), N the innermost loop's extent):
 //
 //   lanes[W] = init                      (DEFINE_LOCAL, one per reduction)
 //   for o < N / W: for l < W:            the lane loop vectorizes
@@ -12,7 +12,7 @@
 //   acc = lanes[0]                                        (fixed order)
 //
 // so lane l folds the elements whose innermost reduce index is l mod W, in
-// order, under any outer reduce loops. W is a constant: results never
+// order, under any outer reduce loops. W depends on N only: results never
 // depend on the thread count or the block split. Float sums differ from
 // the serial fold by rounding only (ugraph/numerics.h: kernels are
 // compared with the interpreter under a tolerance), and are more accurate
@@ -26,7 +26,16 @@
 
 namespace stitch {
 
+// The lane array goes through memory in every iteration (the compiler
+// vectorizes the lane loop but keeps the array on the stack), so one
+// vector of lanes is one chain bound by store-to-load latency: a 4096-long
+// softmax row took 0.97 ms per 256 rows on one core, against 0.74 ms with
+// four vectors (64 lanes). Short loops keep 16 lanes: the wider combine
+// costs more than it hides (a 64-long dot product: 3x slower with 64).
 constexpr int64_t kReduceLanes = 16;
+constexpr int64_t kWideReduceLanes = 64;
+constexpr int64_t kWideLaneExtent = 1024;
+int64_t reduceLanes(int64_t extent);
 // Shorter innermost reduce loops stay serial: the lanes' setup and final
 // combine would cost more than the chain.
 constexpr int64_t kMinLaneSplitExtent = 64;
@@ -37,9 +46,9 @@ constexpr int64_t kMinLaneSplitExtent = 64;
 // still wins; float sums change by rounding) whose loop is long enough.
 bool laneSplits(ReduceOp op, int64_t extent);
 
-// Emits `DEFINE_LOCAL acc[kReduceLanes]` and a loop setting every lane to
+// Emits `DEFINE_LOCAL acc[width]` and a loop setting every lane to
 // `init`; returns the DEFINE_LOCAL.
-int defineLanes(UOpGraph& g, DType acc, int init);
+int defineLanes(UOpGraph& g, DType acc, int init, int64_t width);
 
 // lanes[lane] = combine(lanes[lane], value), combine(prev, value) giving
 // the combined uop.
@@ -51,6 +60,7 @@ void accumulateLane(UOpGraph& g, DType acc, int lanes, int lane, int value,
 // of lanes[0], the reduction's value. log2(W) dependent steps of vector
 // width h instead of W serial ones: a short reduction (a 64-long dot) is
 // not dominated by its combine.
-int combineLanes(UOpGraph& g, DType acc, int lanes, const std::function<int(int prev, int value)>& combine);
+int combineLanes(UOpGraph& g, DType acc, int lanes, int64_t width,
+                 const std::function<int(int prev, int value)>& combine);
 
 }  // namespace stitch

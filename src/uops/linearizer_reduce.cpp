@@ -67,7 +67,8 @@ void Linearizer::emitReduce(int i) {
     for (int k = 0; k <= body && lanes; ++k)
       lanes = !(needed_[k] && value_[k] < 0 && tg_.node(k).op == TOp::Reduce && dependsOn(k, last));
   }
-  int laneArray = lanes ? defineLanes(g_, acc, init) : -1;
+  const int64_t width = lanes ? reduceLanes(tg_.reduceExtent(n.reduceVars.back())) : 1;
+  int laneArray = lanes ? defineLanes(g_, acc, init, width) : -1;
   int accUOp = -1;
   if (!n.reduceVars.empty() && !lanes) accUOp = g_.add(makeUOp(UOpKind::DefineAcc, acc, {init}), false);
   std::vector<int> loops;
@@ -92,7 +93,7 @@ void Linearizer::emitReduce(int i) {
   };
   if (lanes) {
     const int last = n.reduceVars.back();
-    const int64_t extent = tg_.reduceExtent(last), full = extent / kReduceLanes * kReduceLanes;
+    const int64_t extent = tg_.reduceExtent(last), full = extent / width * width;
     auto endLoop = [&](int l) { g_.add(makeUOp(UOpKind::EndLoop, DType::i64, {l}), false); };
     // Values of the innermost variable's iterations are out of scope once
     // its loops close.
@@ -100,9 +101,9 @@ void Linearizer::emitReduce(int i) {
       for (int k = 0; k <= body; ++k)
         if (dependsOn(k, last) && tg_.node(k).op != TOp::ReduceVar) value_[k] = -1;
     };
-    int o = loopUOp(c(0), c(extent / kReduceLanes));
-    int lane = loopUOp(c(0), c(kReduceLanes));
-    bind(last, g_.alu(AluOp::Add, DType::i64, {g_.alu(AluOp::Mul, DType::i64, {o, c(kReduceLanes)}), lane}));
+    int o = loopUOp(c(0), c(extent / width));
+    int lane = loopUOp(c(0), c(width));
+    bind(last, g_.alu(AluOp::Add, DType::i64, {g_.alu(AluOp::Mul, DType::i64, {o, c(width)}), lane}));
     emitBodyNodes(body, last);
     accumulateLane(g_, acc, laneArray, lane, bodyValue(), combineWith);
     endLoop(lane);
@@ -118,7 +119,7 @@ void Linearizer::emitReduce(int i) {
     }
     for (auto it = loops.rbegin(); it != loops.rend(); ++it) endLoop(*it);
     for (int r : n.reduceVars) bound_[r] = 0;
-    value_[i] = combineLanes(g_, acc, laneArray, combineWith);
+    value_[i] = combineLanes(g_, acc, laneArray, width, combineWith);
     return;
   }
   int v = bodyValue();

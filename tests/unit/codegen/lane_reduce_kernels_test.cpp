@@ -36,7 +36,7 @@ struct Config {
 };
 
 // The fold the kernel computes: serial, or lane l folding the elements
-// j == l (mod kReduceLanes) of every row in order, then the lanes pairwise
+// j == l (mod W = reduceLanes(row length)) of every row in order, then the lanes pairwise
 // (lane l with lane l + h, for h = W/2 down to 1).
 // Values are held in double (floats) or int64 (integers), as the kernel's.
 template <typename A>
@@ -59,9 +59,10 @@ A fold(ReduceOp op, const std::vector<A>& values, bool lanes) {
     for (A v : values) acc = combine(acc, v);
     return acc;
   }
-  std::vector<A> lane(kReduceLanes, init);
-  for (size_t j = 0; j < values.size(); ++j) lane[j % kReduceLanes] = combine(lane[j % kReduceLanes], values[j]);
-  for (size_t half = kReduceLanes / 2; half >= 1; half /= 2)  // pairwise, halving
+  const size_t width = (size_t)reduceLanes((int64_t)values.size());
+  std::vector<A> lane(width, init);
+  for (size_t j = 0; j < values.size(); ++j) lane[j % width] = combine(lane[j % width], values[j]);
+  for (size_t half = width / 2; half >= 1; half /= 2)  // pairwise, halving
     for (size_t l = 0; l < half; ++l) lane[l] = combine(lane[l], lane[l + half]);
   A acc = lane[0];
   return acc;
@@ -109,7 +110,7 @@ TEST(LaneReduceKernels, RowReductionsFoldInLaneOrder) {
       {ReduceOp::Sum, DType::i32, DType::i64}, {ReduceOp::Sum, DType::i64, DType::i64},
       {ReduceOp::Prod, DType::i64, DType::i64}, {ReduceOp::Min, DType::i64, DType::i64},
   };
-  const int64_t colChoices[] = {1, 5, 16, 63, 64, 65, 80, 127, 128, 129, 255, 1000};
+  const int64_t colChoices[] = {1, 5, 16, 63, 64, 65, 80, 127, 128, 129, 255, 1000, 1023, 1024, 1025, 1100};
   int trial = 0;
   for (const Config& c : configs) {
     for (int rep = 0; rep < 4; ++rep, ++trial) {
@@ -189,7 +190,7 @@ TEST(LaneReduceKernels, RowReductionsFoldInLaneOrder) {
 TEST(LaneReduceKernels, InnermostOfSeveralReduceVariables) {
   FreshCacheDir cache;
   for (int trial = 0; trial < 4; ++trial) {
-    const int64_t rows = randInt(1, 4), a = randInt(1, 5), b = randInt(64, 300);
+    const int64_t rows = randInt(1, 4), a = randInt(1, 5), b = randInt(0, 1) ? randInt(64, 300) : randInt(1024, 1300);
     KernelSpec k({rows}, "sum2_" + std::to_string(trial));
     k.output(DType::f32, {rows});
     k.input(DType::f32, {rows, a, b});
@@ -204,12 +205,12 @@ TEST(LaneReduceKernels, InnermostOfSeveralReduceVariables) {
     void* bufs[] = {out.data(), xs.data()};
     lib->function(uops.name)(bufs, nullptr, 2);
     for (int64_t r = 0; r < rows; ++r) {
-      std::vector<double> lane(kReduceLanes, 0.0);
+      std::vector<double> lane(reduceLanes(b), 0.0);
       double serial = 0;
       for (int64_t p = 0; p < a; ++p)
         for (int64_t q = 0; q < b; ++q) {
           double v = xs[(r * a + p) * b + q];
-          lane[q % kReduceLanes] += v;
+          lane[q % (int64_t)lane.size()] += v;
           serial += v;
         }
       double acc = 0;

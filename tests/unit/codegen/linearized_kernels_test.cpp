@@ -99,11 +99,11 @@ TEST(LinearizedKernels, ScaledRowSums) {
   StitchScalar params[1];
   params[0].f = scale;
   lib->function("row_sums")(bufs, params, 3);
-  // Rows of kMinLaneSplitExtent or more elements sum in kReduceLanes lanes
-  // (uops/lane_reduce.h): lane l takes the columns c == l (mod lanes).
+  // Rows of kMinLaneSplitExtent or more elements sum in reduceLanes(cols)
+  // lanes (uops/lane_reduce.h): lane l takes the columns c == l (mod lanes).
   const bool lanes = cols >= kMinLaneSplitExtent;
   for (int64_t r = 0; r < rows; ++r) {
-    std::vector<double> lane(lanes ? kReduceLanes : 1, 0.0);
+    std::vector<double> lane(lanes ? reduceLanes(cols) : 1, 0.0);
     for (int64_t c = 0; c < cols; ++c) lane[c % (int64_t)lane.size()] += (double)xs[r * cols + c];
     double acc = 0;
     for (double v : lane) acc += v;

@@ -50,7 +50,10 @@ KernelUOps rowSum(int64_t rows, int64_t cols) {
 TEST(LaneReduce, LongSumsAccumulateInLanesInLaneOrder) {
   for (int trial = 0; trial < 12; ++trial) {
     const int64_t rows = randInt(1, 6);
-    const int64_t cols = trial < 4 ? kMinLaneSplitExtent - 2 + trial : randInt(1, 600);
+    const int64_t cols = trial < 4 ? kMinLaneSplitExtent - 2 + trial
+                         : trial < 6 ? kWideLaneExtent - 5 + trial  // 16 lanes, then 64
+                         : trial < 8 ? randInt(kWideLaneExtent, 3000)
+                                     : randInt(1, 600);
     SCOPED_TRACE("rows " + std::to_string(rows) + " cols " + std::to_string(cols));
     KernelUOps k = rowSum(rows, cols);
     const UOpGraph& g = k.uops;
@@ -58,18 +61,21 @@ TEST(LaneReduce, LongSumsAccumulateInLanesInLaneOrder) {
     std::vector<int> locals = allOf(g, UOpKind::DefineLocal);
     if (lanes) {
       ASSERT_EQ(locals.size(), 1u) << g.str();
-      EXPECT_EQ(g.at(locals[0]).ival, kReduceLanes);
+      const int64_t width = cols >= kWideLaneExtent ? kWideReduceLanes : kReduceLanes;
+      EXPECT_EQ(g.at(locals[0]).ival, width);
       EXPECT_EQ(g.at(locals[0]).dtype, DType::f64);
       // Start, main (outer and lane loop), tail when cols % lanes, and the
       // pairwise combine (one loop per halving: 16 -> 8 -> 4 -> 2 -> 1).
+      size_t halvings = 0;
+      for (int64_t h = width / 2; h >= 1; h /= 2) ++halvings;
       size_t loops = allOf(g, UOpKind::Loop).size();
-      EXPECT_EQ(loops, 1u + 3u + 4u + (cols % kReduceLanes ? 1u : 0u)) << g.str();
+      EXPECT_EQ(loops, 1u + 3u + halvings + (cols % width ? 1u : 0u)) << g.str();
     } else {
       EXPECT_TRUE(locals.empty()) << g.str();
     }
     auto bufs = evalUOps(g, {std::vector<double>(rows, NAN), randomF32(rows * cols)});
     for (int64_t r = 0; r < rows; ++r) {
-      std::vector<double> lane(lanes ? kReduceLanes : 1, 0.0);
+      std::vector<double> lane(lanes ? reduceLanes(cols) : 1, 0.0);
       for (int64_t c = 0; c < cols; ++c) lane[c % (int64_t)lane.size()] += bufs[1][r * cols + c];
       for (size_t half = lane.size() / 2; half >= 1; half /= 2)  // pairwise, halving
         for (size_t l = 0; l < half; ++l) lane[l] += lane[l + half];
