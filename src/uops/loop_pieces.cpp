@@ -50,20 +50,25 @@ bool comparesOrClamps(AluOp op) {
 }
 
 // Where `var OP at` (or `at OP var` when constantFirst) changes value as
-// var grows: the first var of each piece on which it is constant. A min or
-// max by a constant is var's own value below `at` and the constant from it.
+// var grows: the first var of each piece on which it is constant. A clamp
+// by a constant is var itself on one side and the constant on the other,
+// both at `at` itself: max(var, at) is var from `at` on, min(var, at) up to
+// and including `at`, so each cuts where its linear part begins or ends
+// (a slice's clamped index, linear on exactly the slice, cuts at its ends).
+int64_t clampCut(AluOp op, int64_t at) { return op == AluOp::Min ? at + 1 : at; }
+
 std::vector<int64_t> changePoints(AluOp op, bool constantFirst, int64_t at) {
   switch (op) {
     case AluOp::CmpLT: return {constantFirst ? at + 1 : at};
     case AluOp::CmpLE: return {constantFirst ? at : at + 1};
     case AluOp::Min:
-    case AluOp::Max: return {at};
+    case AluOp::Max: return {clampCut(op, at)};
     default: return {at, at + 1};  // == and !=: true at `at` only
   }
 }
 
-// The points where the clamps inside `node` (var + k through adds and
-// clamps by constants, as offsetOf) switch between var and their constant.
+// The cuts of the clamps inside `node` (var + k through adds and clamps by
+// constants, as offsetOf): where each stops or starts following var.
 void clampPoints(const ThreadGraph& tg, int node, int var, std::vector<int64_t>& out, int depth = 0) {
   const TNode& n = tg.node(node);
   if (node == var || depth > 16 || n.op != TOp::Alu || n.dtype != DType::i64 || n.args.size() != 2) return;
@@ -71,7 +76,7 @@ void clampPoints(const ThreadGraph& tg, int node, int var, std::vector<int64_t>&
     const TNode& c = tg.node(n.args[1 - side]);
     if (!isIntConst(c)) continue;
     if (n.alu == AluOp::Min || n.alu == AluOp::Max) {
-      if (std::optional<int64_t> k = offsetOf(tg, n.args[side], var)) out.push_back(c.ival - *k);
+      if (std::optional<int64_t> k = offsetOf(tg, n.args[side], var)) out.push_back(clampCut(n.alu, c.ival - *k));
     }
     clampPoints(tg, n.args[side], var, out, depth + 1);
   }
@@ -87,12 +92,12 @@ std::vector<int64_t> loopPieces(const ThreadGraph& tg, const std::vector<int>& n
     if (n.alu != AluOp::Min && n.alu != AluOp::Max && !isIntConst(tg.node(n.args[0])) &&
         !isIntConst(tg.node(n.args[1]))) {
       // var compared with a clamp of itself (a slice write's `i == clamp(i -
-      // a, 0, b-a-1) + a`): equal up to and including the clamp's switch
-      // point, so the comparison changes just after it too.
+      // a, 0, b-a-1) + a`): equal exactly where every clamp follows var,
+      // so it changes at the clamps' cuts ([a, b) here).
       std::vector<int64_t> points;
       for (int a : n.args) clampPoints(tg, a, var, points);
       for (int64_t at : points)
-        if (at + 1 > 0 && at + 1 < extent) cuts.push_back(at + 1);
+        if (at > 0 && at < extent) cuts.push_back(at);
       continue;
     }
     for (int side = 0; side < 2; ++side) {

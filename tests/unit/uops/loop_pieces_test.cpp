@@ -25,7 +25,7 @@ TEST(LoopPieces, EachComparisonCutsWhereItChanges) {
     int64_t cut;  // the first value of the piece after the change
   };
   for (Case k : {Case{AluOp::CmpLT, false, c}, Case{AluOp::CmpLT, true, c + 1}, Case{AluOp::CmpLE, false, c + 1},
-                 Case{AluOp::CmpLE, true, c}, Case{AluOp::Min, false, c}, Case{AluOp::Max, true, c}}) {
+                 Case{AluOp::CmpLE, true, c}, Case{AluOp::Min, false, c + 1}, Case{AluOp::Max, true, c}}) {
     ThreadGraph tg({n});
     int i = tg.iterVar(0);
     int konst = tg.constInt(c);
@@ -39,10 +39,11 @@ TEST(LoopPieces, EachComparisonCutsWhereItChanges) {
   EXPECT_EQ(loopPieces(tg, allNodes(tg), i, n), (std::vector<int64_t>{0, c, c + 1, n}));
 }
 
-TEST(LoopPieces, AVariableAgainstItsOwnClampChangesAfterTheClamp) {
+TEST(LoopPieces, AVariableAgainstItsOwnClampChangesWhereTheClampDoes) {
   // x[a:b] = v lowers to `i == clamp(i - a, 0, b - a - 1) + a ? v : x`: true
-  // on [a, b). The clamps switch at a and b - 1; the comparison just after
-  // each (at a + 1 and b: the last index the write lands on is b - 1).
+  // on [a, b), exactly where the clamped index follows i: both the clamps
+  // and the comparison cut at a and b, nowhere else (a piece of one index
+  // between them would leave a scalar remainder in every row).
   const int64_t n = testing::randInt(12, 30), a = testing::randInt(1, 4), b = a + testing::randInt(2, 5);
   ThreadGraph tg({n});
   int i = tg.iterVar(0);
@@ -51,7 +52,7 @@ TEST(LoopPieces, AVariableAgainstItsOwnClampChangesAfterTheClamp) {
                                                 tg.constInt(0)});
   tg.alu(AluOp::CmpEQ, DType::b8, {i, tg.alu(AluOp::Add, DType::i64, {clamped, tg.constInt(a)})});
   std::vector<int64_t> bounds = loopPieces(tg, allNodes(tg), i, n);
-  std::set<int64_t> cuts{0, a, a + 1, b - 1, b, n};
+  std::set<int64_t> cuts{0, a, b, n};
   EXPECT_EQ(bounds, std::vector<int64_t>(cuts.begin(), cuts.end()));
 }
 
