@@ -20,6 +20,8 @@ namespace {
 constexpr int64_t kTileK = 128;
 constexpr int64_t kTileN = 256;
 constexpr int64_t kRowBlock = 16;
+// Products with at most this many rows read a strided B in place.
+constexpr int64_t kDotRows = 4;
 
 // One matrix operand: element pointer and strides.
 template <typename T>
@@ -40,14 +42,17 @@ template <typename T>
 void gemmRowsContiguousB(MatrixRef<T> A, MatrixRef<T> B, T* C, int64_t M, int64_t N, int64_t K,
                          int64_t rowBegin, int64_t rowEnd) {
   using Acc = AccumulatorOf<T>;
-  std::vector<Acc> acc((size_t)(kRowBlock * kTileN));
+  // Sized to the rows and columns there are: a decode step's [1, 40]
+  // product must not clear a 16 x 256 block per call.
+  const int64_t width = std::min(kTileN, N);
+  std::vector<Acc> acc((size_t)((rowEnd - rowBegin) * width));
   for (int64_t j0 = 0; j0 < N; j0 += kTileN) {
     int64_t jn = std::min(kTileN, N - j0);
     std::fill(acc.begin(), acc.end(), Acc(0));
     for (int64_t k0 = 0; k0 < K; k0 += kTileK) {
       int64_t k1 = std::min(K, k0 + kTileK);
       for (int64_t i = rowBegin; i < rowEnd; ++i) {
-        Acc* __restrict c = acc.data() + (i - rowBegin) * kTileN;
+        Acc* __restrict c = acc.data() + (i - rowBegin) * width;
         for (int64_t k = k0; k < k1; ++k) {
           Acc aik = (Acc)A.data[i * A.rowStride + k * A.colStride];
           const T* __restrict b = B.data + k * B.rowStride + j0;
@@ -56,7 +61,7 @@ void gemmRowsContiguousB(MatrixRef<T> A, MatrixRef<T> B, T* C, int64_t M, int64_
       }
     }
     for (int64_t i = rowBegin; i < rowEnd; ++i) {
-      const Acc* c = acc.data() + (i - rowBegin) * kTileN;
+      const Acc* c = acc.data() + (i - rowBegin) * width;
       for (int64_t j = 0; j < jn; ++j) C[i * N + j0 + j] = (T)c[j];
     }
   }
@@ -67,6 +72,24 @@ template <typename T>
 void gemm(MatrixRef<T> A, MatrixRef<T> B, T* C, int64_t M, int64_t N, int64_t K,
           std::vector<T>& packed) {
   if (M == 0 || N == 0 || K == 0) return;
+  if (B.colStride != 1 && M <= kDotRows) {
+    // A few rows of A against a B whose rows are strided (a transposed
+    // operand: q @ k^T): packing B would cost as much as the product. The
+    // same loop order as the packed path (each c[j] sums over k in order,
+    // in the accumulator type), so the same result, reading B in place.
+    using Acc = AccumulatorOf<T>;
+    std::vector<Acc> acc((size_t)N);
+    for (int64_t i = 0; i < M; ++i) {
+      std::fill(acc.begin(), acc.end(), Acc(0));
+      for (int64_t k = 0; k < K; ++k) {
+        const Acc aik = (Acc)A.data[i * A.rowStride + k * A.colStride];
+        const T* b = B.data + k * B.rowStride;
+        for (int64_t j = 0; j < N; ++j) acc[j] += aik * (Acc)b[j * B.colStride];
+      }
+      for (int64_t j = 0; j < N; ++j) C[i * N + j] = (T)acc[j];
+    }
+    return;
+  }
   if (B.colStride != 1 && N > 1) {
     packed.resize((size_t)(K * N));
     for (int64_t k = 0; k < K; ++k)

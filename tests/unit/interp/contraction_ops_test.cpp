@@ -109,6 +109,22 @@ TEST(ContractionOps, MatmulMatchesReferenceInEveryRankCombination) {
   }
 }
 
+// A strided right operand (q @ k^T) is read in place for a few rows and
+// packed for more; both sum each element over k in order in double, so
+// either gives exactly the product of a contiguous copy.
+TEST(ContractionOps, StridedRightOperandGivesTheContiguousResult) {
+  for (int iter = 0; iter < 20; ++iter) {
+    const int64_t m = iter % 2 ? randInt(1, 4) : randInt(5, 20), k = randInt(1, 70), n = randInt(1, 50);
+    Tensor a = randomTensor({3, m, k}, DType::f32, -5, 5);
+    Tensor kt = randomTensor({3, n, k}, DType::f32, -5, 5);
+    Tensor b = kt.asStrided({3, k, n}, {n * k, 1, k}, 0);  // kt.transpose(1, 2)
+    Tensor got = matmulTensors(a, b), want = matmulTensors(a, b.contiguous());
+    ASSERT_EQ(got.sizes(), want.sizes());
+    for (int64_t i = 0; i < got.numel(); ++i) ASSERT_EQ(got.getDouble(i), want.getDouble(i)) << "element " << i;
+    expectValues(got, naiveBatchedMatmul(a, b, {3}), 1e-5);
+  }
+}
+
 TEST(ContractionOps, MatmulErrors) {
   Tensor a = randomTensor({2, 3}, DType::f32);
   EXPECT_EQ(userErrorOf([&] {
