@@ -184,6 +184,7 @@ void Linearizer::emitFill(int i) {
   if (n.reduceVars.size() == 1) {
     std::vector<int64_t> pieces = fillPieces(n.reduceVars[0], body);
     if (!pieces.empty()) return emitPiecedFill(i, buffer, pieces);
+    if (fillsByColumns(i)) return emitColumnFill(i, buffer);
   }
   int flat = c(0);
   for (int r : n.reduceVars) {
@@ -204,6 +205,123 @@ void Linearizer::emitFill(int i) {
   for (size_t k = 0; k < value_.size(); ++k)
     for (int r : n.reduceVars)
       if (std::find(rvars_[k].begin(), rvars_[k].end(), r) != rvars_[k].end()) value_[k] = -1;
+  value_[i] = buffer;
+}
+
+namespace {
+
+// The value of i64 index node `id` with reduce variables fv and rv at the
+// given values and every other variable at 0; nullopt when it depends on
+// data or parameters (or is not affine enough to probe).
+std::optional<int64_t> probeIndex(const ThreadGraph& tg, int id, int fv, int64_t f, int rv, int64_t r, int depth = 0) {
+  const TNode& n = tg.node(id);
+  if (depth > 64 || n.dtype != DType::i64) return std::nullopt;
+  switch (n.op) {
+    case TOp::IterVar: return 0;
+    case TOp::ReduceVar: return (int)n.index == fv ? f : (int)n.index == rv ? r : 0;
+    case TOp::Const: return n.ival;
+    case TOp::Alu: break;
+    default: return std::nullopt;
+  }
+  std::optional<int64_t> a = probeIndex(tg, n.args[0], fv, f, rv, r, depth + 1), b;
+  if (!a) return std::nullopt;
+  if (n.args.size() > 1 && !(b = probeIndex(tg, n.args[1], fv, f, rv, r, depth + 1))) return std::nullopt;
+  switch (n.alu) {
+    case AluOp::Add: return *a + *b;
+    case AluOp::Sub: return *a - *b;
+    case AluOp::Mul: return *a * *b;
+    case AluOp::Max: return std::max(*a, *b);
+    case AluOp::Min: return std::min(*a, *b);
+    default: return std::nullopt;
+  }
+}
+
+}  // namespace
+
+// A fill over one variable f whose body is a reduction R (nothing else:
+// `tile[f] = sum_k w[k, f] * x[k]`, a product the consumer reads whole)
+// and which reads some operand contiguously along f but not along R's
+// innermost variable (w's rows). Filled element by element, every element
+// walks a column of w with a stride; filled by columns (R's loops outside,
+// the tile as the accumulators, f innermost), every step is one
+// contiguous row: vector loads and fused multiply-adds across f. Each
+// element still folds R's terms in order (serially: no lanes).
+bool Linearizer::fillsByColumns(int i) const {
+  const TNode& fill = tg_.node(i);
+  const int f = fill.reduceVars[0], body = fill.args[0];
+  const TNode& red = tg_.node(body);
+  if (red.op != TOp::Reduce || red.dtype != fill.dtype || red.reduceVars.empty() || tg_.reduceExtent(f) < 16)
+    return false;
+  // R must serve this fill only, and its operand may hold no reduction or
+  // fill of its own still to emit (their loops would nest in f's).
+  for (int k = 0; k < (int)tg_.nodes().size(); ++k) {
+    if (!needed_[k] || k == i) continue;
+    const TNode& m = tg_.node(k);
+    if (std::find(m.args.begin(), m.args.end(), body) != m.args.end()) return false;
+  }
+  const int r = red.reduceVars.back();
+  bool contiguousOnF = false;
+  std::vector<char> sub(body + 1, 0);
+  sub[red.args[0]] = 1;
+  for (int k = red.args[0]; k >= 0; --k) {
+    if (!sub[k]) continue;
+    const TNode& m = tg_.node(k);
+    if ((m.op == TOp::Reduce || m.op == TOp::Fill) && value_[k] < 0) return false;
+    if (m.op == TOp::Reduce || m.op == TOp::Fill) continue;
+    for (int a : m.args) sub[a] = 1;
+    if (m.op != TOp::Load) continue;
+    auto base = probeIndex(tg_, m.args[0], f, 0, r, 0), df = probeIndex(tg_, m.args[0], f, 1, r, 0),
+         dr = probeIndex(tg_, m.args[0], f, 0, r, 1);
+    if (!base || !df || !dr) continue;
+    if (*df == *base) continue;          // x[k]: one value for every element of the tile
+    if (*dr - *base == 1) return false;  // contiguous along the reduction: the plain order
+    if (*df - *base == 1) contiguousOnF = true;
+  }
+  return contiguousOnF;
+}
+
+void Linearizer::emitColumnFill(int i, int buffer) {
+  const TNode& fill = tg_.node(i);
+  const int f = fill.reduceVars[0], body = fill.args[0];
+  const TNode& red = tg_.node(body);
+  const DType acc = red.dtype;
+  const int64_t extent = tg_.reduceExtent(f);
+  auto endLoop = [&](int l) { g_.add(makeUOp(UOpKind::EndLoop, DType::i64, {l}), false); };
+  int init = g_.add(reduceInit(red.reduce, acc));
+  int l = loopUOp(c(0), c(extent));
+  g_.add(makeUOp(UOpKind::Store, acc, {buffer, l, init}), false);
+  endLoop(l);
+  std::vector<int> loops;
+  for (int r : red.reduceVars) {
+    int lr = loopUOp(c(0), c(tg_.reduceExtent(r)));
+    loops.push_back(lr);
+    value_[reduceVarNode_.at(r)] = lr;
+    bound_[r] = 1;
+    emitBodyNodes(red.args[0], r);  // what does not depend on f: x[k]
+  }
+  int lf = loopUOp(c(0), c(extent));
+  value_[reduceVarNode_.at(f)] = lf;
+  bound_[f] = 1;
+  emitBodyNodes(red.args[0], f);
+  int v = value_[red.args[0]];
+  STITCH_ASSERT(v >= 0, "column fill body of %", i, " not emitted");
+  if (g_.at(v).dtype != acc) v = g_.add(makeUOp(UOpKind::Cast, acc, {v}));
+  // Not cachable: the element changes between loads.
+  int prev = g_.add(makeUOp(UOpKind::Load, acc, {buffer, lf}), false);
+  g_.add(makeUOp(UOpKind::Store, acc, {buffer, lf, combine(red.reduce, acc, prev, v)}), false);
+  endLoop(lf);
+  for (auto it = loops.rbegin(); it != loops.rend(); ++it) endLoop(*it);
+  bound_[f] = 0;
+  for (int r : red.reduceVars) bound_[r] = 0;
+  // Values computed inside these loops are out of scope after them.
+  for (size_t k = 0; k < value_.size(); ++k) {
+    const auto& rv = rvars_[k];
+    bool inside = std::find(rv.begin(), rv.end(), f) != rv.end();
+    for (int r : red.reduceVars) inside |= std::find(rv.begin(), rv.end(), r) != rv.end();
+    if (inside) value_[k] = -1;
+  }
+  value_[reduceVarNode_.at(f)] = -1;
+  for (int r : red.reduceVars) value_[reduceVarNode_.at(r)] = -1;
   value_[i] = buffer;
 }
 

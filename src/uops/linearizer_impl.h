@@ -45,6 +45,8 @@ class Linearizer {
   void forgetInnerLoopValues();
   void forgetValuesFrom(int depth);
   std::vector<int64_t> fillPieces(int r, int body) const;
+  bool fillsByColumns(int i) const;
+  void emitColumnFill(int i, int buffer);
   void emitPiecedFill(int i, int buffer, const std::vector<int64_t>& bounds);
   int outputIndex();
   void emitStores(int index);

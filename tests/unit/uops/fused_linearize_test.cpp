@@ -153,3 +153,48 @@ def f(p: torch.Tensor, grid: torch.Tensor):
 
 }  // namespace
 }  // namespace stitch::ugraph_test
+
+namespace stitch::ugraph_test {
+namespace {
+
+// A row-vector product read whole by a reduction over its columns
+// (greedy decoding's `argmax(h @ w)`; a softmax of it): the product's tile
+// is filled by columns — w's rows in order, the tile accumulating across
+// its columns — so every step reads a contiguous row of w instead of a
+// strided column, and each element still sums its k terms in order.
+TEST(FusedLinearize, ProductTileFilledByColumns) {
+  const int64_t k = testing::randInt(3, 40), n = testing::randInt(16, 90);
+  for (const char* src : {"def f(h: torch.Tensor, w: torch.Tensor):\n    return torch.softmax(h @ w, -1)\n",
+                          "def f(h: torch.Tensor, w: torch.Tensor):\n    return torch.argmax(h @ w, -1)\n"}) {
+    Program p{"colfill", src, {T({1, k}), T({k, n})}};
+    auto g = simplifiedGraph(p);
+    Kernel kern = oneGroupKernel(*g, {nodeOf(*g, "matmul")->output()});
+    ASSERT_GE(kern.block.locals.size(), 1u) << "the product's tile";
+    ASSERT_EQ(kern.block.locals[0].value, nodeOf(*g, "matmul")->output());
+    expectMatchesInterpreter(p, *g, kern);
+    KernelUOps uops = linearize(kern);
+    SCOPED_TRACE(uops.uops.str());
+    // The tile's accumulating store sits in a loop of n iterations nested
+    // in one of k, and no lane array serves the product.
+    int local = -1;
+    for (int id = 0; id < uops.uops.size() && local < 0; ++id)
+      if (uops.uops.at(id).kind == UOpKind::DefineLocal && uops.uops.at(id).name == kern.block.locals[0].name)
+        local = id;
+    ASSERT_GE(local, 0);
+    EXPECT_EQ(uops.uops.at(local).ival, n);
+    std::vector<int64_t> open;
+    bool byColumns = false;
+    for (int id = 0; id < uops.uops.size(); ++id) {
+      const UOp& u = uops.uops.at(id);
+      if (u.kind == UOpKind::Loop) open.push_back(uops.uops.at(u.src[1]).ival);
+      if (u.kind == UOpKind::EndLoop && uops.uops.at(u.src[0]).kind == UOpKind::Loop) open.pop_back();
+      if (u.kind == UOpKind::Store && u.src[0] == local && uops.uops.at(u.src[2]).kind == UOpKind::Alu &&
+          uops.uops.at(u.src[2]).alu == AluOp::MulAdd)
+        byColumns |= open.size() >= 2 && open.back() == n && open[open.size() - 2] == k;
+    }
+    EXPECT_TRUE(byColumns);
+  }
+}
+
+}  // namespace
+}  // namespace stitch::ugraph_test

@@ -44,6 +44,9 @@ inline EvalValue evalAlu(const UOp& u, const std::vector<UOp>& uops, const std::
     case AluOp::CmpLT: r.i = fl ? F(0) < F(1) : I(0) < I(1); break;
     case AluOp::CmpEQ: r.i = fl ? F(0) == F(1) : I(0) == I(1); break;
     case AluOp::Where: r = v[u.src[0]].i ? v[u.src[1]] : v[u.src[2]]; break;
+    case AluOp::IsNan: r.i = fl && std::isnan(F(0)); break;
+    case AluOp::LogicalAnd: r.i = I(0) && I(1); break;
+    case AluOp::LogicalOr: r.i = I(0) || I(1); break;
     case AluOp::MulAdd:
       r.f = u.dtype == DType::f32 ? (double)std::fmaf((float)F(0), (float)F(1), (float)F(2)) : std::fma(F(0), F(1), F(2));
       break;
