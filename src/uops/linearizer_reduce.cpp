@@ -143,6 +143,9 @@ void Linearizer::emitReduce(int i) {
 // arrays. Emitted where the output loops the reductions read are open
 // (outerReducesDepth): a sum that no outer output loop changes is computed
 // once per block, not once per iteration of those loops.
+// A bound on one loop body's size; NASRNN's sixteen fit in one batch.
+constexpr size_t kOuterReduceBatch = 16;
+
 void Linearizer::emitOuterReduces(const std::vector<int>& reduces) {
   const int inner = order_.back();
   const int depth = (int)block_.loops.size();
@@ -168,48 +171,85 @@ void Linearizer::emitOuterReduces(const std::vector<int>& reduces) {
   endLoop(j);
   forgetValuesFrom(depth);  // what the closed inner loop computed
 
-  for (size_t k = 0; k < reduces.size(); ++k) {
-    const int i = reduces[k];
-    const TNode& n = tg_.node(i);
-    const int body = n.args[0];
-    const DType acc = n.dtype;
-    std::vector<int> loops;
-    for (int r : n.reduceVars) {
-      int l = loopUOp(c(0), c(tg_.reduceExtent(r)));
-      loops.push_back(l);
-      value_[reduceVarNode_.at(r)] = l;
-      bound_[r] = 1;
-      for (int m = 0; m <= body; ++m) {
-        if (!needed_[m] || value_[m] >= 0 || tg_.node(m).op == TOp::ReduceVar || outDepth_[m] >= depth) continue;
-        const auto& rv = rvars_[m];
-        if (std::find(rv.begin(), rv.end(), r) == rv.end()) continue;
-        if (!std::all_of(rv.begin(), rv.end(), [&](int x) { return bound_[x] != 0; })) continue;
-        emitNode(m);
-      }
-    }
+  // Reductions run in batches: up to kOuterReduceBatch consecutive ones
+  // with reduce loops of the same extents, none reading another of its
+  // batch, share one loop nest (a NASRNN cell's sixteen GEMVs over the same
+  // k: sixteen independent accumulator chains per step instead of one,
+  // whose store-to-load latency bounds each loop on its own; 50 steps on
+  // two threads: 6.85 -> 3.87 ms, against 6.0 ms in batches of four).
+  auto extentsOf = [&](int i) {
+    std::vector<int64_t> e;
+    for (int r : tg_.node(i).reduceVars) e.push_back(tg_.reduceExtent(r));
+    return e;
+  };
+  auto inBodyOf = [&](int i) {
+    const int body = tg_.node(i).args[0];
     // The reduction's operand and what it depends on, short of other reductions.
     std::vector<char> inBody(body + 1, 0);
     inBody[body] = 1;
     for (int m = body; m >= 0; --m)
       if (inBody[m] && tg_.node(m).op != TOp::Reduce)
         for (int a : tg_.node(m).args) inBody[a] = 1;
-    j = openInnerReloading(&offset);
-    for (int m = 0; m <= body; ++m) {
-      if (!inBody[m] || value_[m] >= 0 || tg_.node(m).op == TOp::ReduceVar || outDepth_[m] != depth) continue;
-      const auto& rv = rvars_[m];
-      if (!std::all_of(rv.begin(), rv.end(), [&](int x) { return bound_[x] != 0; })) continue;
-      emitNode(m);
+    return inBody;
+  };
+  for (size_t first = 0; first < reduces.size();) {
+    size_t last = first + 1;
+    while (last < reduces.size() && last - first < kOuterReduceBatch &&
+           extentsOf(reduces[last]) == extentsOf(reduces[first])) {
+      std::vector<char> inBody = inBodyOf(reduces[last]);
+      bool readsBatch = false;
+      for (size_t b = first; b < last; ++b)
+        readsBatch |= reduces[b] < (int)inBody.size() && inBody[reduces[b]];
+      if (readsBatch) break;
+      ++last;
     }
-    int v = value_[body];
-    STITCH_ASSERT(v >= 0, "reduction body of %", i, " not emitted");
-    if (g_.at(v).dtype != acc) v = g_.add(makeUOp(UOpKind::Cast, acc, {v}));
-    int prev = g_.add(makeUOp(UOpKind::Load, acc, {outerArrays_[k], offset}), false);
-    g_.add(makeUOp(UOpKind::Store, acc, {outerArrays_[k], offset, combine(n.reduce, acc, prev, v)}), false);
+    std::vector<int> loops;
+    const std::vector<int64_t> extents = extentsOf(reduces[first]);
+    for (size_t p = 0; p < extents.size(); ++p) {
+      int l = loopUOp(c(0), c(extents[p]));
+      loops.push_back(l);
+      for (size_t k = first; k < last; ++k) {
+        const int r = tg_.node(reduces[k]).reduceVars[p];
+        value_[reduceVarNode_.at(r)] = l;
+        bound_[r] = 1;
+      }
+      for (size_t k = first; k < last; ++k) {
+        const int r = tg_.node(reduces[k]).reduceVars[p], body = tg_.node(reduces[k]).args[0];
+        for (int m = 0; m <= body; ++m) {
+          if (!needed_[m] || value_[m] >= 0 || tg_.node(m).op == TOp::ReduceVar || outDepth_[m] >= depth) continue;
+          const auto& rv = rvars_[m];
+          if (std::find(rv.begin(), rv.end(), r) == rv.end()) continue;
+          if (!std::all_of(rv.begin(), rv.end(), [&](int x) { return bound_[x] != 0; })) continue;
+          emitNode(m);
+        }
+      }
+    }
+    j = openInnerReloading(&offset);
+    for (size_t k = first; k < last; ++k) {
+      const int i = reduces[k];
+      const TNode& n = tg_.node(i);
+      const int body = n.args[0];
+      const DType acc = n.dtype;
+      std::vector<char> inBody = inBodyOf(i);
+      for (int m = 0; m <= body; ++m) {
+        if (!inBody[m] || value_[m] >= 0 || tg_.node(m).op == TOp::ReduceVar || outDepth_[m] != depth) continue;
+        const auto& rv = rvars_[m];
+        if (!std::all_of(rv.begin(), rv.end(), [&](int x) { return bound_[x] != 0; })) continue;
+        emitNode(m);
+      }
+      int v = value_[body];
+      STITCH_ASSERT(v >= 0, "reduction body of %", i, " not emitted");
+      if (g_.at(v).dtype != acc) v = g_.add(makeUOp(UOpKind::Cast, acc, {v}));
+      int prev = g_.add(makeUOp(UOpKind::Load, acc, {outerArrays_[k], offset}), false);
+      g_.add(makeUOp(UOpKind::Store, acc, {outerArrays_[k], offset, combine(n.reduce, acc, prev, v)}), false);
+    }
     endLoop(j);
     for (auto it = loops.rbegin(); it != loops.rend(); ++it) endLoop(*it);
-    for (int r : n.reduceVars) bound_[r] = 0;
+    for (size_t k = first; k < last; ++k)
+      for (int r : tg_.node(reduces[k]).reduceVars) bound_[r] = 0;
     forgetValuesFrom(depth);  // what the closed inner loop computed
-    outerDone_.push_back(i);
+    for (size_t k = first; k < last; ++k) outerDone_.push_back(reduces[k]);
+    first = last;
   }
 }
 

@@ -288,6 +288,44 @@ TEST(Linearizer, ColumnReductionRunsTheReduceLoopOutside) {
   }
 }
 
+TEST(Linearizer, IndependentColumnReductionsShareOneLoopNest) {
+  // out[j] = sum_i x[i, j] * y[i, j] + max_i x[i, j] - sum_i (y[i, j] - m):
+  // the first two read no reduction and have reduce loops of one extent,
+  // so one reduce loop serves both (independent accumulator chains in one
+  // step); the third reads m = the max and gets a nest of its own.
+  const int64_t rows = testing::randInt(2, 40), cols = 16;
+  KernelSpec kb({cols});
+  kb.output(DType::f32, {cols});
+  kb.input(DType::f32, {rows, cols});
+  kb.input(DType::f32, {rows, cols});
+  ThreadGraph& tg = kb.tg();
+  int j = tg.iterVar(0);
+  int i1 = tg.newReduceVar(rows), i2 = tg.newReduceVar(rows), i3 = tg.newReduceVar(rows);
+  auto at = [&](int slot, int i) { return tg.load(slot, DType::f32, tg.flatIndex({i, j}, {rows, cols})); };
+  int s = tg.reduce(ReduceOp::Sum, DType::f32, tg.alu(AluOp::Mul, DType::f32, {at(0, i1), at(1, i1)}), {i1});
+  int m = tg.reduce(ReduceOp::Max, DType::f32, at(0, i2), {i2});
+  int d = tg.reduce(ReduceOp::Sum, DType::f32, tg.alu(AluOp::Sub, DType::f32, {at(1, i3), m}), {i3});
+  tg.store(0, tg.alu(AluOp::Sub, DType::f32, {tg.alu(AluOp::Add, DType::f32, {s, m}), d}));
+  kb.loops({{0}}, 16);
+  KernelUOps k = linearize(kb.kernel);
+  const UOpGraph& g = k.uops;
+  SCOPED_TRACE(g.str());
+  ASSERT_EQ(allOf(g, UOpKind::DefineLocal).size(), 3u);
+  // Loops of `rows` iterations: one for the batch of two, one for the third.
+  int rowLoops = 0;
+  for (int l : allOf(g, UOpKind::Loop)) rowLoops += g.at(g.at(l).src[1]).kind == UOpKind::Const &&
+                                                    g.at(g.at(l).src[1]).ival == rows && g.at(g.at(l).src[0]).ival == 0;
+  EXPECT_EQ(rowLoops, rows == cols ? rowLoops : 2);
+  auto bufs = evalUOps(g, {std::vector<double>(cols, NAN), randomF32(rows * cols), randomF32(rows * cols)});
+  for (int64_t c = 0; c < cols; ++c) {
+    float sum = 0, mx = -INFINITY, dev = 0;
+    for (int64_t r = 0; r < rows; ++r) sum = std::fmaf(bufs[1][r * cols + c], bufs[2][r * cols + c], sum);
+    for (int64_t r = 0; r < rows; ++r) mx = std::max(mx, (float)bufs[1][r * cols + c]);
+    for (int64_t r = 0; r < rows; ++r) dev += (float)bufs[2][r * cols + c] - mx;
+    ASSERT_EQ(bufs[0][c], (double)((sum + mx) - dev)) << c;
+  }
+}
+
 TEST(Linearizer, ReductionIndependentOfTheGridLoopRunsOncePerColumn) {
   // out[i, j] = x[i, j] / sum_r x[r, j] (a softmax over dim 0 without the
   // exp): the sum does not depend on i, so the column loop goes outside the
