@@ -79,6 +79,7 @@ std::optional<PreludeFn> floatMathUnary(AluOp op) {
     case AluOp::Exp2: return PreludeFn::Exp2;
     case AluOp::Expm1: return PreludeFn::Expm1;
     case AluOp::Tanh: return PreludeFn::Tanh;
+    case AluOp::Erf: return PreludeFn::Erf;
     default: return std::nullopt;
   }
 }

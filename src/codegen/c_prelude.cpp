@@ -112,6 +112,7 @@ const char* fnName(PreludeFn fn) {
     case PreludeFn::Exp2: return "exp2";
     case PreludeFn::Expm1: return "expm1";
     case PreludeFn::Tanh: return "tanh";
+    case PreludeFn::Erf: return "erf";
   }
   return "?";
 }
@@ -132,7 +133,8 @@ const char* helperCode(PreludeFn fn, DType dtype) {
     case PreludeFn::Exp:
     case PreludeFn::Exp2:
     case PreludeFn::Expm1:
-    case PreludeFn::Tanh: return nullptr;  // kernel_math.h only
+    case PreludeFn::Tanh:
+    case PreludeFn::Erf: return nullptr;  // kernel_math.h only
   }
   return nullptr;
 }
@@ -168,14 +170,15 @@ bool usesKernelMath(PreludeFn fn, DType dtype) {
     case PreludeFn::Exp2:
     case PreludeFn::Expm1:
     case PreludeFn::Tanh:
+    case PreludeFn::Erf:
     case PreludeFn::Sigmoid:
-    case PreludeFn::Silu: return true;
+    case PreludeFn::Silu:
+    case PreludeFn::GeluErf: return true;
     case PreludeFn::FloorDiv:
     case PreludeFn::Remainder:
     case PreludeFn::Max:
     case PreludeFn::Min:
     case PreludeFn::Pow:
-    case PreludeFn::GeluErf:
     case PreludeFn::GeluTanh: return false;
   }
   return false;

@@ -18,7 +18,7 @@ namespace stitch {
 
 enum class PreludeFn : uint8_t {
   FloorDiv, Remainder, Max, Min, Pow, Sigmoid, Silu, GeluErf, GeluTanh,
-  Exp, Exp2, Expm1, Tanh,  // f32 only (f64 calls <math.h>)
+  Exp, Exp2, Expm1, Tanh, Erf,  // f32 only (f64 calls <math.h>)
 };
 
 class CPrelude {

@@ -11,7 +11,7 @@
  * 0.5 ulp of the correctly rounded result) on 1M inputs spread over the
  * float32 range and dense ones where the functions bend
  * (tests/unit/codegen/alu_semantics_test.cpp): exp, exp2 and expm1 within
- * 1 ulp, tanh and sigmoid within 2, silu within 4 (near x = -88, where
+ * 1 ulp, tanh, sigmoid and erf within 2, silu within 4 (near x = -88, where
  * sigmoid is denormal). NaN in, NaN out; overflow gives inf, underflow 0.
  */
 #ifndef STITCH_KERNEL_MATH_H
@@ -115,4 +115,43 @@ static inline float stitch_ktanh_f32(float x) {
 static inline float stitch_ksigmoid_f32(float x) { return 1.0f / (1.0f + stitch_kexp_f32(-x)); }
 /* x * sigmoid(x) */
 static inline float stitch_ksilu_f32(float x) { return x * stitch_ksigmoid_f32(x); }
+/* erf(x). Below |x| = 0.75: x (c0 + x^2 Q(x^2)), Q of degree 5, c0 + x^2 Q
+ * a least-squares fit of erf(x) / x (relative error ~1e-10), x c0 rounded
+ * first so the sum is one fused step. From 0.75: 1 - exp(-x^2) R(t),
+ * t = 1 / (1 + |x|), R of degree 8 fitted to erfc(x) exp(x^2) on
+ * [0.75, 4] (relative ~1e-9); x^2's rounding error corrects exp(-x^2) to
+ * first order, and 1 - e R is one fused step. erf(4) rounds to 1; |x| is
+ * clamped there (inf stays finite; NaN passes). Both sides are computed
+ * and one selected: no branch, so a loop vectorizes. */
+static inline float stitch_kerf_f32(float x) {
+  float a = fabsf(x), u = x * x;
+  float q = 0x1.8e2ae4p-14f;
+  q = fmaf(q, u, -0x1.b65be0p-11f);
+  q = fmaf(q, u, 0x1.55e7fep-8f);
+  q = fmaf(q, u, -0x1.b8276ap-6f);
+  q = fmaf(q, u, 0x1.ce2f02p-4f);
+  q = fmaf(q, u, -0x1.812746p-2f);
+  float small = copysignf(fmaf(a * u, q, a * 0x1.20dd76p+0f), x);  /* erf(-0) = -0 */
+  float c = stitch_km_clamp(a, 0.0f, 4.0f);
+  float t = 1.0f / (1.0f + c);
+  float r = 0x1.c5c602p-1f;
+  r = fmaf(r, t, -0x1.8ab36ep+1f);
+  r = fmaf(r, t, 0x1.1337c6p+2f);
+  r = fmaf(r, t, -0x1.545652p+1f);
+  r = fmaf(r, t, 0x1.cf060ep-3f);
+  r = fmaf(r, t, 0x1.9b5048p-3f);
+  r = fmaf(r, t, 0x1.24c654p-1f);
+  r = fmaf(r, t, 0x1.20ae02p-1f);
+  r = fmaf(r, t, 0x1.6494e4p-18f);
+  float hi = c * c, lo = fmaf(c, c, -hi);
+  float e = stitch_kexp_f32(-hi);
+  e = fmaf(-lo, e, e);
+  float large = copysignf(fmaf(-e, r, 1.0f), x);
+  return a < 0.75f ? small : large;
+}
+/* The exact GELU, x / 2 (1 + erf(x / sqrt(2))), with the interpreter's
+ * constants. */
+static inline float stitch_kgelu_erf_f32(float x) {
+  return x * 0.5f * (1.0f + stitch_kerf_f32(x * 0.70710678118654752440f));
+}
 #endif /* STITCH_KERNEL_MATH_H */

@@ -217,6 +217,8 @@ int64_t kernelMathUlps(AluOp op) {
     case AluOp::Expm1: return 1;
     case AluOp::Tanh:
     case AluOp::Sigmoid:
+    case AluOp::Erf:
+    case AluOp::GeluErf:
     case AluOp::GeluTanh: return 2;
     case AluOp::Silu: return 4;
     default: return 0;
@@ -224,12 +226,13 @@ int64_t kernelMathUlps(AluOp op) {
 }
 
 // Whether a kernel's f32 result `got` of op(x) is close enough to the
-// interpreter's `want`: within the op's ulps, or for gelu-tanh within
-// 2 ulps of 1 times |x| / 2, its formula's own error (1 + tanh(..) cancels
-// where x is very negative, so the result's ulps say nothing there).
+// interpreter's `want`: within the op's ulps, or for the gelus within
+// 2 ulps of 1 times |x| / 2, their formula's own error (1 + tanh(..) and
+// 1 + erf(..) cancel where x is very negative, so the result's ulps say
+// nothing there).
 bool kernelMathClose(AluOp op, float x, float got, float want) {
   if (ulpDistance(got, want) <= kernelMathUlps(op)) return true;
-  return op == AluOp::GeluTanh && std::fabs((double)got - want) <= std::fabs(x) * 0x1p-23;
+  return (op == AluOp::GeluTanh || op == AluOp::GeluErf) && std::fabs((double)got - want) <= std::fabs(x) * 0x1p-23;
 }
 
 std::string describe(const std::vector<Tensor>& operands, int64_t k) {
@@ -445,7 +448,7 @@ TEST(AluSemantics, CastsMatchTensorTo) {
   }
 }
 
-// The f32 exp / exp2 / expm1 / tanh / sigmoid / silu / gelu(tanh) of the
+// The f32 exp / exp2 / expm1 / tanh / sigmoid / silu / erf / gelus of the
 // C prelude are common/kernel_math.h (float32 only): compiled, on values
 // across their whole range (every 4099th f32 bit pattern, and dense where
 // the functions bend), in a vectorized loop and in its scalar remainder,
@@ -467,15 +470,18 @@ TEST(AluSemantics, KernelMathIsWithinItsUlpBoundsAcrossTheF32Range) {
   // Dense around the ranges where the functions change most.
   for (float x = -20.0f; x < 20.0f; x += 1.0f / 1024) xs.push_back(x);
   for (float x = -104.0f; x < -86.0f; x += 1.0f / 256) xs.push_back(x), xs.push_back(-x);
+  for (float x : {INFINITY, -INFINITY, NAN, 0.0f, -0.0f, 1e-40f, -1e-40f, 0.75f, -0.75f, 4.0f, -4.0f})
+    xs.push_back(x);
   xs.resize(xs.size() - xs.size() % 16 + 7);  // a scalar remainder after the vector loop
   const int64_t n = (int64_t)xs.size();
-  const AluOp ops[] = {AluOp::Exp, AluOp::Exp2, AluOp::Expm1, AluOp::Tanh,
-                       AluOp::Sigmoid, AluOp::Silu, AluOp::GeluTanh};
+  const AluOp ops[] = {AluOp::Exp,     AluOp::Exp2, AluOp::Expm1,    AluOp::Tanh, AluOp::Sigmoid,
+                       AluOp::Silu,    AluOp::Erf,  AluOp::GeluTanh, AluOp::GeluErf};
   std::vector<KernelUOps> kernels;
   for (AluOp op : ops) kernels.push_back(aluKernel(std::string("fm_") + aluOpName(op), op, DType::f32, DType::f32, n));
   const std::string source = renderC(kernels);
   EXPECT_EQ(source.find("expf("), std::string::npos);
   EXPECT_EQ(source.find("tanhf("), std::string::npos);
+  EXPECT_EQ(source.find("erff("), std::string::npos);
   auto lib = loadCompiled(source);
   Tensor in = Tensor::empty({n}, DType::f32);
   std::memcpy(in.rawData(), xs.data(), n * sizeof(float));
@@ -505,7 +511,8 @@ TEST(AluSemantics, KernelMathIsWithinItsUlpBoundsAcrossTheF32Range) {
 TEST(AluSemantics, FloatMathLoopsVectorize) {
   if (!hostCCompiler().isClang) GTEST_SKIP() << "vectorization remarks are read from clang";
   FreshCacheDir cache;
-  for (AluOp op : {AluOp::Exp, AluOp::Exp2, AluOp::Expm1, AluOp::Tanh, AluOp::Sigmoid, AluOp::Silu}) {
+  for (AluOp op : {AluOp::Exp, AluOp::Exp2, AluOp::Expm1, AluOp::Tanh, AluOp::Sigmoid, AluOp::Silu, AluOp::Erf,
+                   AluOp::GeluErf}) {
     std::string source = renderC({aluKernel("vec", op, DType::f32, DType::f32, 4096)});
     CompilerRun run = compileWithVectorizeRemarks(cache.path(), source);
     ASSERT_EQ(run.exitCode, 0) << run.output;
