@@ -4,8 +4,10 @@
 // lanes instead (W = reduceLanes(N), N the innermost loop's extent):
 //
 //   lanes[W] = init                      (DEFINE_LOCAL, one per reduction)
-//   for o < N / W: for l < W:            the lane loop vectorizes
-//     lanes[l] = combine(lanes[l], x[o * W + l])
+//   for o < N / (W U): for l < W:        the lane loop vectorizes
+//     v = lanes[l]
+//     v = combine(v, x[(o U + u) W + l])  for u < U (2 or 4 when N / W
+//     lanes[l] = v                         allows: fewer lane-array trips)
 //   for t < N % W:                       the tail, into the first lanes
 //     lanes[t] = combine(lanes[t], x[N / W * W + t])
 //   for h = W/2, .., 1: lanes[l < h] = combine(lanes[l], lanes[l + h])

@@ -101,11 +101,26 @@ void Linearizer::emitReduce(int i) {
       for (int k = 0; k <= body; ++k)
         if (dependsOn(k, last) && tg_.node(k).op != TOp::ReduceVar) value_[k] = -1;
     };
-    int o = loopUOp(c(0), c(extent / width));
+    // Each trip of the lane loop folds `unroll` consecutive terms of every
+    // lane: one load and one store of the lane array (which stays in
+    // memory) per `unroll` combines, so its store-to-load latency no longer
+    // sits between every two terms of a lane. The same terms in the same
+    // order per lane: the same result. The outer loop keeps two trips or
+    // more: clang leaves a lane loop that is the whole reduction scalar.
+    const int64_t outer = extent / width;
+    const int64_t unroll = outer % 4 == 0 && outer >= 8 ? 4 : outer % 2 == 0 && outer >= 4 ? 2 : 1;
+    int o = loopUOp(c(0), c(outer / unroll));
     int lane = loopUOp(c(0), c(width));
-    bind(last, g_.alu(AluOp::Add, DType::i64, {g_.alu(AluOp::Mul, DType::i64, {o, c(width)}), lane}));
-    emitBodyNodes(body, last);
-    accumulateLane(g_, acc, laneArray, lane, bodyValue(), combineWith);
+    // Not cachable: the lane changes between loads.
+    int folded = g_.add(makeUOp(UOpKind::Load, acc, {laneArray, lane}), false);
+    const int start = g_.alu(AluOp::Mul, DType::i64, {o, c(unroll * width)});
+    for (int64_t u = 0; u < unroll; ++u) {
+      bind(last, g_.alu(AluOp::Add, DType::i64, {g_.alu(AluOp::Add, DType::i64, {start, c(u * width)}), lane}));
+      emitBodyNodes(body, last);
+      folded = combineWith(folded, bodyValue());
+      forget();
+    }
+    g_.add(makeUOp(UOpKind::Store, acc, {laneArray, lane, folded}), false);
     endLoop(lane);
     endLoop(o);
     forget();

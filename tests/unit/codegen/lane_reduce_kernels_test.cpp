@@ -265,10 +265,12 @@ TEST(LaneReduceKernels, SoftmaxLoopsVectorize) {
       lines.push_back(source.substr(b, e - b));
     }
     int laneLoops = 0, outputLoops = 0;
-    for (size_t l = 0; l + 4 < lines.size(); ++l) {
+    for (size_t l = 0; l + 8 < lines.size(); ++l) {
       if (lines[l].find("for (") == std::string::npos) continue;
-      bool lanesLoop = lines[l].find(" < 16;") != std::string::npos &&
-                       (lines[l + 4].find("data1[") != std::string::npos || lines[l + 3].find("data1[") != std::string::npos);
+      bool readsInput = false;  // within the loop's first lines (the lane array's load, the index)
+      for (size_t k = l + 1; k <= l + 8 && lines[k].find("for (") == std::string::npos; ++k)
+        readsInput |= lines[k].find("data1[") != std::string::npos;
+      bool lanesLoop = lines[l].find(" < 16;") != std::string::npos && readsInput;
       bool outputLoop = lines[l].find(" < 1000;") != std::string::npos;
       if (!lanesLoop && !outputLoop) continue;
       EXPECT_TRUE(vectorized.count((int)l + 1)) << "not vectorized: " << lines[l] << "\n" << source << run.output;

@@ -70,6 +70,28 @@ TEST(LaneReduce, LongSumsAccumulateInLanesInLaneOrder) {
       for (int64_t h = width / 2; h >= 1; h /= 2) ++halvings;
       size_t loops = allOf(g, UOpKind::Loop).size();
       EXPECT_EQ(loops, 1u + 3u + halvings + (cols % width ? 1u : 0u)) << g.str();
+      // The main lane loop (the one reading the input) folds `unroll`
+      // terms per lane per trip: one load of the lane array, `unroll` adds.
+      const int64_t outer = cols / width;
+      const int64_t unroll = outer % 4 == 0 && outer >= 8 ? 4 : outer % 2 == 0 && outer >= 4 ? 2 : 1;
+      int laneLoads = -1, adds = 0;
+      for (int l : allOf(g, UOpKind::Loop)) {
+        if (g.at(g.at(l).src[1]).ival != width) continue;
+        int loads = 0, sums = 0, inputs = 0, depth = 0;
+        for (int u = l + 1; u < g.size(); ++u) {
+          const UOp& x = g.at(u);
+          if (x.kind == UOpKind::Loop) ++depth;
+          if (x.kind == UOpKind::EndLoop && depth-- == 0) break;
+          if (x.kind == UOpKind::Load) (x.src[0] == locals[0] ? loads : inputs) += 1;
+          sums += x.kind == UOpKind::Alu && x.alu == AluOp::Add && x.dtype == DType::f64;
+        }
+        if (inputs == 0) continue;
+        laneLoads = loads;
+        adds = sums;
+        break;
+      }
+      EXPECT_EQ(laneLoads, 1) << g.str();
+      EXPECT_EQ(adds, unroll) << g.str();
     } else {
       EXPECT_TRUE(locals.empty()) << g.str();
     }
