@@ -3,7 +3,9 @@
 # schedule splits the rows across blocks; its kernel computes each row's
 # sum in 16 lanes of f32 accumulators (float32 work in float32; a
 # block-local array, so the C compiler vectorizes the chain and the
-# accumulation), then combines the lanes pairwise (16 -> 8 -> 4 -> 2 -> 1).
+# accumulation), each trip of the lane loop folding two consecutive terms
+# per lane (one load and store of the lane array per two), then combines
+# the lanes pairwise (16 -> 8 -> 4 -> 2 -> 1).
 # The index arithmetic needs no division.
 # ARGS: --input x=f32[64,1000] --input y=f32[64,1000] --input s=0.5
 # STAGE: fused
@@ -28,12 +30,21 @@
 # CHECK-NOT: DIV
 # CHECK-NOT: MOD
 # CHECK: DEFINE_LOCAL{{ +}}ptr.f32{{ +}}[16]
+# CHECK: ENDLOOP
+# CHECK: LOOP
+# CHECK-NEXT: LOOP
+# CHECK-NEXT: LOAD{{ +}}f32
 # CHECK: LOAD{{ +}}f32
 # CHECK-NEXT: LOAD{{ +}}f32
 # CHECK-NEXT: ALU{{ +}}f32{{.*}}MUL
 # CHECK-NEXT: ALU{{ +}}f32{{.*}}SUB
 # CHECK-NEXT: ALU{{ +}}f32{{.*}}EXP
+# CHECK-NEXT: ALU{{ +}}f32{{.*}}ADD
+# CHECK: LOAD{{ +}}f32
 # CHECK-NEXT: LOAD{{ +}}f32
+# CHECK-NEXT: ALU{{ +}}f32{{.*}}MUL
+# CHECK-NEXT: ALU{{ +}}f32{{.*}}SUB
+# CHECK-NEXT: ALU{{ +}}f32{{.*}}EXP
 # CHECK-NEXT: ALU{{ +}}f32{{.*}}ADD
 # CHECK-NEXT: STORE
 # CHECK: CONST{{ +}}i64{{ +}}2{{$}}
