@@ -6,6 +6,7 @@
 #include "ir/view_shape.h"
 #include "common/error.h"
 #include "fusion/schedule_propagation.h"
+#include "ugraph/index_probe.h"
 #include "ugraph/local_buffers.h"
 #include "ugraph/loop_merging.h"
 #include "ugraph/lowering.h"
@@ -13,58 +14,6 @@
 namespace stitch {
 
 namespace {
-
-// The value of an i64 index node with every iteration and reduce variable
-// at the given point; nullopt when it depends on data or parameters.
-class IndexProbe {
- public:
-  IndexProbe(const ThreadGraph& tg, int iterDim, int reduceVar) : tg_(tg), iterDim_(iterDim), reduceVar_(reduceVar) {}
-
-  std::optional<int64_t> at(int node, bool iterStep, bool reduceStep) {
-    iterStep_ = iterStep;
-    reduceStep_ = reduceStep;
-    return eval(node, 0);
-  }
-
- private:
-  std::optional<int64_t> eval(int id, int depth) {
-    const TNode& n = tg_.node(id);
-    if (depth > 64 || n.dtype != DType::i64) return std::nullopt;
-    switch (n.op) {
-      case TOp::IterVar: return (iterStep_ && n.index == iterDim_) ? 1 : 0;
-      case TOp::ReduceVar: return (reduceStep_ && n.index == reduceVar_) ? 1 : 0;
-      case TOp::Const: return n.ival;
-      case TOp::Alu: break;
-      case TOp::Param:
-      case TOp::Load:
-      case TOp::Cast:
-      case TOp::Reduce:
-      case TOp::Fill:
-      case TOp::LocalLoad:
-      case TOp::BlockIndex: return std::nullopt;
-    }
-    std::optional<int64_t> a = eval(n.args[0], depth + 1), b;
-    if (!a) return std::nullopt;
-    if (n.args.size() > 1 && !(b = eval(n.args[1], depth + 1))) return std::nullopt;
-    switch (n.alu) {
-      case AluOp::Neg: return -*a;
-      case AluOp::Add: return *a + *b;
-      case AluOp::Sub: return *a - *b;
-      case AluOp::Mul: return *a * *b;
-      case AluOp::Div:
-      case AluOp::FloorDiv: return *b > 0 && *a >= 0 ? std::optional<int64_t>(*a / *b) : std::nullopt;
-      case AluOp::Mod:
-      case AluOp::Remainder: return *b > 0 && *a >= 0 ? std::optional<int64_t>(*a % *b) : std::nullopt;
-      case AluOp::Max: return std::max(*a, *b);
-      case AluOp::Min: return std::min(*a, *b);
-      default: return std::nullopt;
-    }
-  }
-
-  const ThreadGraph& tg_;
-  int iterDim_, reduceVar_;
-  bool iterStep_ = false, reduceStep_ = false;
-};
 
 std::vector<char> neededNodes(const ThreadGraph& tg) {
   const auto& nodes = tg.nodes();
@@ -218,7 +167,7 @@ std::vector<int> columnReduceNodes(const BlockGraph& block, const std::vector<in
     if (n.reduceVars.empty()) return {};
     for (int v : n.reduceVars)
       if (tg.reduceExtent(v) < 1) return {};
-    IndexProbe probe(tg, innerDim, n.reduceVars.back());
+    IndexProbe probe(tg, {TOp::IterVar, innerDim}, {TOp::ReduceVar, n.reduceVars.back()});
     std::vector<char> sub(r + 1, 0);
     sub[n.args[0]] = 1;
     for (int k = n.args[0]; k >= 0; --k) {

@@ -6,6 +6,7 @@
 
 #include "common/error.h"
 #include "uops/linearizer_impl.h"
+#include "ugraph/index_probe.h"
 #include "uops/loop_pieces.h"
 #include "uops/reduce_order.h"
 
@@ -208,36 +209,6 @@ void Linearizer::emitFill(int i) {
   value_[i] = buffer;
 }
 
-namespace {
-
-// The value of i64 index node `id` with reduce variables fv and rv at the
-// given values and every other variable at 0; nullopt when it depends on
-// data or parameters (or is not affine enough to probe).
-std::optional<int64_t> probeIndex(const ThreadGraph& tg, int id, int fv, int64_t f, int rv, int64_t r, int depth = 0) {
-  const TNode& n = tg.node(id);
-  if (depth > 64 || n.dtype != DType::i64) return std::nullopt;
-  switch (n.op) {
-    case TOp::IterVar: return 0;
-    case TOp::ReduceVar: return (int)n.index == fv ? f : (int)n.index == rv ? r : 0;
-    case TOp::Const: return n.ival;
-    case TOp::Alu: break;
-    default: return std::nullopt;
-  }
-  std::optional<int64_t> a = probeIndex(tg, n.args[0], fv, f, rv, r, depth + 1), b;
-  if (!a) return std::nullopt;
-  if (n.args.size() > 1 && !(b = probeIndex(tg, n.args[1], fv, f, rv, r, depth + 1))) return std::nullopt;
-  switch (n.alu) {
-    case AluOp::Add: return *a + *b;
-    case AluOp::Sub: return *a - *b;
-    case AluOp::Mul: return *a * *b;
-    case AluOp::Max: return std::max(*a, *b);
-    case AluOp::Min: return std::min(*a, *b);
-    default: return std::nullopt;
-  }
-}
-
-}  // namespace
-
 // A fill over one variable f whose body is a reduction R (nothing else:
 // `tile[f] = sum_k w[k, f] * x[k]`, a product the consumer reads whole)
 // and which reads some operand contiguously along f but not along R's
@@ -270,8 +241,9 @@ bool Linearizer::fillsByColumns(int i) const {
     if (m.op == TOp::Reduce || m.op == TOp::Fill) continue;
     for (int a : m.args) sub[a] = 1;
     if (m.op != TOp::Load) continue;
-    auto base = probeIndex(tg_, m.args[0], f, 0, r, 0), df = probeIndex(tg_, m.args[0], f, 1, r, 0),
-         dr = probeIndex(tg_, m.args[0], f, 0, r, 1);
+    IndexProbe probe(tg_, {TOp::ReduceVar, f}, {TOp::ReduceVar, r});
+    auto base = probe.at(m.args[0], false, false), df = probe.at(m.args[0], true, false),
+         dr = probe.at(m.args[0], false, true);
     if (!base || !df || !dr) continue;
     if (*df == *base) continue;          // x[k]: one value for every element of the tile
     if (*dr - *base == 1) return false;  // contiguous along the reduction: the plain order
