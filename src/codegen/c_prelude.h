@@ -7,7 +7,8 @@
 // common/kernel_math.h, float32 in float32 within 2 ulp (the interpreter's
 // are double-based), embedded as text at build time, so a loop calling
 // them vectorizes 16 lanes wide (a libm call would not vectorize). A
-// translation unit gets only the helpers its kernels use.
+// translation unit gets only the helpers its kernels use. Lane sums fold a
+// reduction's lane array in vector registers in its fixed order.
 #pragma once
 #include <string>
 #include <vector>
@@ -28,6 +29,9 @@ class CPrelude {
   std::string use(PreludeFn fn, DType dtype);
   // The C name of a float -> integer conversion helper.
   std::string useFloatToInt(DType from, DType to);
+  // The C name of the helper summing an array of `lanes` floats (16 or 64)
+  // pairwise, halving (uops FOLD_LANES), in vector registers.
+  std::string useLaneSum(DType dtype, int64_t lanes);
   // The helpers in the order they were first used.
   std::string text() const;
 

@@ -283,6 +283,12 @@ class KernelWriter {
       case UOpKind::Cast:
         value(id, u, renderCastExpr(at(u.src.at(0)).dtype, u.dtype, ref(u.src.at(0)), prelude_));
         return;
+      case UOpKind::FoldLanes:
+        STITCH_ASSERT(u.alu == AluOp::Add && at(u.src.at(0)).kind == UOpKind::DefineLocal &&
+                          at(u.src.at(0)).ival == u.ival,
+                      "kernel ", kernel_.name, ": FOLD_LANES ", aluOpName(u.alu), " of a ", uopKindName(at(u.src.at(0)).kind));
+        value(id, u, cat(prelude_.useLaneSum(u.dtype, u.ival), "(", ref(u.src.at(0)), ")"));
+        return;
     }
     STITCH_ASSERT(false, "unknown uop kind");
   }

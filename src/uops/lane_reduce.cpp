@@ -55,4 +55,13 @@ int combineLanes(UOpGraph& g, DType acc, int lanes, int64_t width,
   return g.add(makeUOp(UOpKind::Load, acc, {lanes, g.constInt(0)}), false);
 }
 
+bool foldsInRegisters(ReduceOp op, DType acc) { return op == ReduceOp::Sum && isFloating(acc); }
+
+int foldLanes(UOpGraph& g, DType acc, int lanes, int64_t width) {
+  UOp fold = makeUOp(UOpKind::FoldLanes, acc, {lanes});
+  fold.alu = AluOp::Add;
+  fold.ival = width;
+  return g.add(fold, false);
+}
+
 }  // namespace stitch

@@ -65,4 +65,9 @@ void accumulateLane(UOpGraph& g, DType acc, int lanes, int lane, int value,
 int combineLanes(UOpGraph& g, DType acc, int lanes, int64_t width,
                  const std::function<int(int prev, int value)>& combine);
 
+// The same fold for a float sum as one FOLD_LANES uop (rendered as a
+// vector-register helper); returns it. Whether `op` on `acc` has one:
+bool foldsInRegisters(ReduceOp op, DType acc);
+int foldLanes(UOpGraph& g, DType acc, int lanes, int64_t width);
+
 }  // namespace stitch

@@ -35,7 +35,8 @@ bool hasEffect(UOpKind kind) {
     case UOpKind::Load:
     case UOpKind::Alu:
     case UOpKind::Phi:
-    case UOpKind::Cast: return false;
+    case UOpKind::Cast:
+    case UOpKind::FoldLanes: return false;
   }
   return true;
 }
@@ -611,7 +612,7 @@ UOpGraph withoutDeadUOps(const UOpGraph& g) {
   for (bool changed = true; changed;) {
     std::vector<char> read(uops.size(), 0);
     for (size_t i = 0; i < uops.size(); ++i)
-      if (live[i] && uops[i].kind == UOpKind::Load) read[uops[i].src[0]] = 1;
+      if (live[i] && (uops[i].kind == UOpKind::Load || uops[i].kind == UOpKind::FoldLanes)) read[uops[i].src[0]] = 1;
     std::vector<char> next(uops.size(), 0);
     for (int i = (int)uops.size() - 1; i >= 0; --i) {
       const UOp& u = uops[i];

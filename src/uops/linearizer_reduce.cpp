@@ -134,7 +134,8 @@ void Linearizer::emitReduce(int i) {
     }
     for (auto it = loops.rbegin(); it != loops.rend(); ++it) endLoop(*it);
     for (int r : n.reduceVars) bound_[r] = 0;
-    value_[i] = combineLanes(g_, acc, laneArray, width, combineWith);
+    value_[i] = foldsInRegisters(n.reduce, acc) ? foldLanes(g_, acc, laneArray, width)
+                                                : combineLanes(g_, acc, laneArray, width, combineWith);
     return;
   }
   int v = bodyValue();

@@ -19,6 +19,7 @@ const char* uopKindName(UOpKind kind) {
     case UOpKind::Cast: return "CAST";
     case UOpKind::If: return "IF";
     case UOpKind::EndIf: return "ENDIF";
+    case UOpKind::FoldLanes: return "FOLD_LANES";
   }
   return "?";
 }

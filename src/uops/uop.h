@@ -44,6 +44,10 @@ enum class UOpKind : uint8_t {
   Cast,          // src[0] converted to dtype
   If,            // opens a guarded region when src[0] (bool) holds
   EndIf,         // closes src[0] (an IF)
+  FoldLanes,     // src[0] (a DEFINE_LOCAL of ival lanes, a power of two) folded pairwise, halving: lane l
+                 // and lane l + h combined by alu (ADD; floating dtypes) for h = ival/2, .., 1; the value
+                 // is lane 0's. The C renderer folds in vector registers (the loops of lane_reduce.h's
+                 // combineLanes would take the array through memory at every step)
 };
 
 struct UOp {

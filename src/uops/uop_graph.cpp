@@ -31,7 +31,8 @@ bool mergeable(UOpKind kind) {
     case UOpKind::Store:
     case UOpKind::Phi:
     case UOpKind::If:
-    case UOpKind::EndIf: return false;
+    case UOpKind::EndIf:
+    case UOpKind::FoldLanes: return false;  // reads a local array the kernel writes
   }
   return false;
 }
@@ -172,6 +173,7 @@ std::string UOpGraph::str() const {
         else arg = std::to_string(u.ival);
         break;
       case UOpKind::Alu: arg = aluOpName(u.alu); break;
+      case UOpKind::FoldLanes: arg = std::string(aluOpName(u.alu)) + " x" + std::to_string(u.ival); break;
       default: break;
     }
     char line[256];

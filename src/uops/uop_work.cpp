@@ -95,6 +95,8 @@ class WorkCounter {
         i = end_[i];
       } else if (u.kind == UOpKind::Store || ((u.kind == UOpKind::Alu || u.kind == UOpKind::Cast) && data_[i])) {
         total = saturatedAdd(total, 1);
+      } else if (u.kind == UOpKind::FoldLanes && data_[i]) {
+        total = saturatedAdd(total, std::max<int64_t>(u.ival - 1, 0));  // one combine per lane but the first
       }
     }
     return total;

@@ -64,12 +64,14 @@ TEST(LaneReduce, LongSumsAccumulateInLanesInLaneOrder) {
       const int64_t width = cols >= kWideLaneExtent ? kWideReduceLanes : kReduceLanes;
       EXPECT_EQ(g.at(locals[0]).ival, width);
       EXPECT_EQ(g.at(locals[0]).dtype, DType::f64);
-      // Start, main (outer and lane loop), tail when cols % lanes, and the
-      // pairwise combine (one loop per halving: 16 -> 8 -> 4 -> 2 -> 1).
-      size_t halvings = 0;
-      for (int64_t h = width / 2; h >= 1; h /= 2) ++halvings;
+      // Start, main (outer and lane loop), tail when cols % lanes; a float
+      // sum's pairwise combine is one FOLD_LANES of the whole array.
       size_t loops = allOf(g, UOpKind::Loop).size();
-      EXPECT_EQ(loops, 1u + 3u + halvings + (cols % width ? 1u : 0u)) << g.str();
+      EXPECT_EQ(loops, 1u + 3u + (cols % width ? 1u : 0u)) << g.str();
+      std::vector<int> folds = allOf(g, UOpKind::FoldLanes);
+      ASSERT_EQ(folds.size(), 1u) << g.str();
+      EXPECT_EQ(g.at(folds[0]).src, std::vector<int>{locals[0]});
+      EXPECT_EQ(g.at(folds[0]).ival, width);
       // The main lane loop (the one reading the input) folds `unroll`
       // terms per lane per trip: one load of the lane array, `unroll` adds.
       const int64_t outer = cols / width;
@@ -118,6 +120,8 @@ TEST(LaneReduce, MaxPropagatesNaNFromAnyLaneAndTheTail) {
   kb.loops({{0}}, 1);
   KernelUOps k = linearize(kb.kernel);
   ASSERT_EQ(allOf(k.uops, UOpKind::DefineLocal).size(), 1u) << k.uops.str();
+  // max keeps the halving loops (its NaN rule is not a vector add).
+  EXPECT_TRUE(allOf(k.uops, UOpKind::FoldLanes).empty()) << k.uops.str();
   std::vector<double> x = randomF32(rows * cols);
   x[0 * cols + randInt(0, cols - 1)] = NAN;  // row 0: anywhere
   x[1 * cols + cols - 1] = NAN;              // row 1: the last element (tail when cols % 16)

@@ -128,6 +128,18 @@ inline void evalUOps(const UOpGraph& g, EvalBuffers& bufs) {
           v[u.src[0]] = v[u.src[1]];
           v[pc] = v[u.src[1]];
           break;
+        case UOpKind::FoldLanes: {  // pairwise, halving, as lane_reduce.h's combine
+          std::vector<EvalValue> lanes = locals[u.src[0]];
+          if ((int64_t)lanes.size() != u.ival) throw std::runtime_error("evalUOps: FOLD_LANES width");
+          for (int64_t h = u.ival / 2; h >= 1; h /= 2) {
+            for (int64_t l = 0; l < h; ++l) {
+              double sum = lanes[l].f + lanes[l + h].f;
+              lanes[l].f = u.dtype == DType::f32 ? (double)(float)sum : sum;
+            }
+          }
+          v[pc] = lanes.at(0);
+          break;
+        }
         case UOpKind::Cast: {
           const EvalValue& x = v[u.src[0]];
           bool from = isFloating(uops[u.src[0]].dtype), to = isFloating(u.dtype);
