@@ -199,6 +199,12 @@ int64_t offsetOf(const Tensor& t, int64_t linear) {
 
 void Tensor::copyFrom(const Tensor& src) const {
   STITCH_ASSERT(defined() && src.defined(), "copyFrom with an undefined tensor");
+  // Same shape and dtype, both dense: one block copy (memmove reads before
+  // it writes where the two overlap, as the general path's clone does).
+  if (dtype_ == src.dtype_ && sizes_ == src.sizes_ && isContiguous() && src.isContiguous()) {
+    if (numel() > 0) std::memmove(rawData(), src.rawData(), (size_t)numel() * dtypeSize(dtype_));
+    return;
+  }
   Tensor from = src;
   // Overlapping memory: read everything before writing anything.
   if (sameStorage(src)) from = src.clone();

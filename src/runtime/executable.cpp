@@ -31,12 +31,45 @@ bool matchesStaticType(const Tensor& t, const Value* v) {
   return t.dtype() == *type.dtype() && t.sizes() == *type.shape();
 }
 
+// A dense slot per value of the graph (block parameters and node outputs),
+// found by the value's id: a run's environment is a vector, so binding a
+// value allocates nothing (a hash map allocated a node per binding, the
+// largest host cost of a loop of small kernels).
+class ValueSlots {
+ public:
+  explicit ValueSlots(const Graph& graph) { addBlock(graph.top()); }
+
+  size_t size() const { return count_; }
+  size_t of(const Value* v) const {
+    uint64_t id = v->id();
+    STITCH_ASSERT(id < slotOfId_.size() && slotOfId_[id] >= 0, "value %", v->debugName(), " is not in the program");
+    return (size_t)slotOfId_[id];
+  }
+
+ private:
+  void add(const Value* v) {
+    if (v->id() >= slotOfId_.size()) slotOfId_.resize(v->id() + 1, -1);
+    if (slotOfId_[v->id()] < 0) slotOfId_[v->id()] = (int32_t)count_++;
+  }
+  void addBlock(const Block* block) {
+    for (const Value* p : block->params()) add(p);
+    for (const Node* node : *block) {
+      for (const Value* out : node->outputs()) add(out);
+      for (const Block* sub : node->blocks()) addBlock(sub);
+    }
+  }
+
+  std::vector<int32_t> slotOfId_;
+  size_t count_ = 0;
+};
+
 class CompiledProgram final : public Executable {
  public:
   CompiledProgram(const Graph& graph, CodePlan plan, const ExecutableOptions& options)
       : graph_(graph),
         plan_(std::move(plan)),
         liveness_(graph, plan_.kernels),
+        slots_(graph),
         pureGraph_(options.pureGraph),
         setThreads_(options.threads > 0),
         threads_(options.threads > 0 ? options.threads : omp_get_max_threads()) {
@@ -92,7 +125,7 @@ class CompiledProgram final : public Executable {
       bool alone = at != plan_.kernels.kernelAt.end()
                        ? plan_.kernels.kernels[at->second].nodes.size() == 1
                        : !plan_.kernels.inKernel.count(node);
-      if (alone) inPlaceAssigns_.insert(node);
+      if (alone) inPlaceAssigns_.emplace(node, inPlaceView(*node));
     }
   }
 
@@ -121,6 +154,7 @@ class CompiledProgram final : public Executable {
   const Graph& graph_;
   CodePlan plan_;
   ValueLiveness liveness_;
+  ValueSlots slots_;
   bool pureGraph_;
   bool setThreads_;
   int threads_;
@@ -130,7 +164,7 @@ class CompiledProgram final : public Executable {
   // Per kernel: the tensor-operation backend's routine for a Contraction
   // kernel it can run; null otherwise (the interpreter's routine runs it).
   std::vector<std::unique_ptr<ContractionKernel>> contractions_;
-  std::unordered_set<const Node*> inPlaceAssigns_;
+  std::unordered_map<const Node*, const ViewKernel*> inPlaceAssigns_;  // -> inPlaceView
   std::unordered_map<const Node*, std::vector<bool>> movedCarries_;
   BufferPool pool_;
   std::mutex runMutex_;
@@ -140,7 +174,8 @@ class CompiledProgram final : public Executable {
 // reference interpreter, with kernels called where they end.
 class ProgramRun {
  public:
-  explicit ProgramRun(CompiledProgram& program) : p_(program) {}
+  explicit ProgramRun(CompiledProgram& program)
+      : p_(program), env_(program.slots_.size()), bound_(program.slots_.size(), 0) {}
 
   int64_t kernelCalls() const { return kernelCalls_; }
   int64_t inPlaceAssigns() const { return inPlaceAssigns_; }
@@ -149,7 +184,7 @@ class ProgramRun {
     const std::vector<Value*>& ps = block->params();
     STITCH_ASSERT(ps.size() == params.size(), "block expects ", ps.size(), " values, got ",
                   params.size());
-    for (size_t i = 0; i < ps.size(); ++i) env_[ps[i]] = std::move(params[i]);
+    for (size_t i = 0; i < ps.size(); ++i) bind(ps[i], std::move(params[i]));
     const BlockLiveness& live = p_.liveness_.of(block);
     drop(live.unusedParams);
     size_t index = 0;
@@ -164,14 +199,35 @@ class ProgramRun {
   }
 
  private:
+  // The value's slot when it is bound; null when it is not.
+  IValue* find(const Value* v) {
+    size_t slot = p_.slots_.of(v);
+    return bound_[slot] ? &env_[slot] : nullptr;
+  }
+  const IValue* find(const Value* v) const { return const_cast<ProgramRun*>(this)->find(v); }
+
   const IValue& lookup(const Value* v) const {
-    auto it = env_.find(v);
-    STITCH_ASSERT(it != env_.end(), "value %", v->debugName(), " used before it is defined");
-    return it->second;
+    const IValue* value = find(v);
+    STITCH_ASSERT(value, "value %", v->debugName(), " used before it is defined");
+    return *value;
+  }
+
+  void bind(const Value* v, IValue value) {
+    size_t slot = p_.slots_.of(v);
+    env_[slot] = std::move(value);
+    bound_[slot] = 1;
+  }
+
+  // Releases the value now (a kernel buffer nobody else holds goes back to
+  // the pool).
+  void unbind(const Value* v) {
+    size_t slot = p_.slots_.of(v);
+    env_[slot] = IValue();
+    bound_[slot] = 0;
   }
 
   void drop(const std::vector<const Value*>& dead) {
-    for (const Value* v : dead) env_.erase(v);
+    for (const Value* v : dead) unbind(v);
   }
 
   IValueList inputValues(const Node* node) const {
@@ -185,7 +241,7 @@ class ProgramRun {
     const std::vector<Value*>& outs = node->outputs();
     STITCH_ASSERT(results.size() == outs.size(), "'", node->kind(), "' gave ", results.size(),
                   " values for ", outs.size(), " outputs");
-    for (size_t i = 0; i < outs.size(); ++i) env_[outs[i]] = std::move(results[i]);
+    for (size_t i = 0; i < outs.size(); ++i) bind(outs[i], std::move(results[i]));
   }
 
   void runNode(const Node* node) {
@@ -193,7 +249,7 @@ class ProgramRun {
     // Constants are cheap and kernels bake theirs, but a host op may still
     // read one, so they are always bound.
     if (kind == "prim.constant") {
-      env_[node->output()] = IValue::fromConstant(node->attr("value"));
+      bind(node->output(), IValue::fromConstant(node->attr("value")));
       return;
     }
     if (p_.inPlaceAssigns_.count(node) && assignedInPlace(node)) return;
@@ -219,10 +275,10 @@ class ProgramRun {
         carried.push_back(lookup(ins[i]));
         continue;
       }
-      auto it = env_.find(ins[i]);
-      STITCH_ASSERT(it != env_.end(), "value %", ins[i]->debugName(), " used before it is defined");
-      carried.push_back(std::move(it->second));
-      env_.erase(it);
+      IValue* value = find(ins[i]);
+      STITCH_ASSERT(value, "value %", ins[i]->debugName(), " used before it is defined");
+      carried.push_back(std::move(*value));
+      unbind(ins[i]);
     }
     const Block* body = node->block(0);
     bindOutputs(node, runLoopIterations(maxTrip, cond, std::move(carried), [&](IValueList params) {
@@ -244,8 +300,8 @@ class ProgramRun {
     const Tensor& b = base.toTensor();
     if (!b.defined() || b.sameStorage(src.toTensor()) || !p_.pool_.onlyHeldBy(b.storage(), 1))
       return false;
-    Tensor out = assignInPlace(*node, inputValues(node));
-    env_[node->output()] = std::move(out);
+    Tensor out = assignInPlace(*node, p_.inPlaceAssigns_.at(node), inputValues(node));
+    bind(node->output(), std::move(out));
     if (p_.plan_.kernels.kernelAt.count(node)) ++kernelCalls_;
     ++inPlaceAssigns_;
     return true;
@@ -280,7 +336,7 @@ class ProgramRun {
     const Type& type = staticTensorType(node->output());
     Tensor out = p_.pool_.allocate(*type.shape(), *type.dtype());
     kernel->run(ptrs, out);
-    env_[node->output()] = std::move(out);
+    bind(node->output(), std::move(out));
   }
 
   // Runs the kernel's nodes one by one as host ops: exactly the
@@ -333,15 +389,14 @@ class ProgramRun {
     for (const Tensor& t : outputs) bufs.push_back(t.rawData());
     for (const Tensor& t : inputs) bufs.push_back(t.rawData());
     if (anyElement) fn(bufs.data(), params.data(), (int64_t)p_.threads_);
-    for (size_t i = 0; i < outputs.size(); ++i) env_[k.outputs[i]] = std::move(outputs[i]);
+    for (size_t i = 0; i < outputs.size(); ++i) bind(k.outputs[i], std::move(outputs[i]));
   }
 
   // A copy kernel's operand: its value, or a list built inside the kernel
   // from values outside it.
   bool copyOperand(const Kernel& k, const Value* v, IValue& out) const {
-    auto it = env_.find(v);
-    if (it != env_.end()) {
-      out = it->second;
+    if (const IValue* value = find(v)) {
+      out = *value;
       return true;
     }
     const Node* def = v->node();
@@ -349,9 +404,9 @@ class ProgramRun {
     if (!inside || def->kind() != "prim.list_construct") return false;
     IValueList elems;
     for (const Value* e : def->inputs()) {
-      auto e_it = env_.find(e);
-      if (e_it == env_.end()) return false;
-      elems.push_back(e_it->second);
+      const IValue* value = find(e);
+      if (!value) return false;
+      elems.push_back(*value);
     }
     out = IValue::list(std::move(elems));
     return true;
@@ -374,7 +429,7 @@ class ProgramRun {
       const Type& type = staticTensorType(node->output());
       Tensor out = p_.pool_.allocate(*type.shape(), *type.dtype());
       if (runCopyKernel(*node, args, out)) {
-        env_[node->output()] = std::move(out);
+        bind(node->output(), std::move(out));
         return;
       }
     }
@@ -382,7 +437,8 @@ class ProgramRun {
   }
 
   CompiledProgram& p_;
-  std::unordered_map<const Value*, IValue> env_;
+  std::vector<IValue> env_;  // per value slot (ValueSlots)
+  std::vector<char> bound_;
   int64_t kernelCalls_ = 0;
   int64_t inPlaceAssigns_ = 0;
 };

@@ -26,15 +26,20 @@ bool isInPlaceAssignOp(const Node& node) {
   return !view.empty() && view != "expand" && KernelRegistry::get().find(view) != nullptr;
 }
 
-Tensor assignInPlace(const Node& node, const IValueList& args) {
+const ViewKernel* inPlaceView(const Node& node) {
+  if (node.is("immut.assign")) return nullptr;
+  const ViewKernel* view = KernelRegistry::get().find(forwardView(node.kind()));
+  STITCH_ASSERT(view, "no view kernel for ", node.kind());
+  return view;
+}
+
+Tensor assignInPlace(const Node& node, const ViewKernel* view, const IValueList& args) {
   const Tensor& base = args.at(0).toTensor();
   const Tensor& src = args.at(1).toTensor();
-  if (node.is("immut.assign")) {
+  if (!view) {
     base.copyFrom(src);
     return base;
   }
-  const Kernel* view = KernelRegistry::get().find(forwardView(node.kind()));
-  STITCH_ASSERT(view, "no view kernel for ", node.kind());
   // The forward view takes the base and the Assign op's arguments after src.
   IValueList viewArgs{args[0]};
   viewArgs.insert(viewArgs.end(), args.begin() + 2, args.end());

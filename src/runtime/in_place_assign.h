@@ -6,6 +6,8 @@
 // copy. A loop that writes one row or element per iteration
 // (`y[i] = ...`, functionalized into select_rev) is linear, not quadratic.
 #pragma once
+#include <functional>
+
 #include "interp/ivalue.h"
 #include "ir/graph.h"
 
@@ -16,9 +18,17 @@ namespace stitch {
 // repeats elements), or immut.assign.
 bool isInPlaceAssignOp(const Node& node);
 
+// The interpreter's kernel of a forward view (interp/kernel_registry.h).
+using ViewKernel = std::function<IValueList(const Node& node, const IValueList& args)>;
+
+// The forward view kernel of such an op (select for immut.select_rev), null
+// for immut.assign: looked up once per node, not per run.
+const ViewKernel* inPlaceView(const Node& node);
+
 // Writes args[1] into the region of args[0] (a tensor no one else sees) that
 // `node` names, exactly as the op's out-of-place kernel would, and returns
-// args[0]. Errors are the interpreter's (bad index, shape mismatch).
-Tensor assignInPlace(const Node& node, const IValueList& args);
+// args[0]. `view` is inPlaceView(node). Errors are the interpreter's (bad
+// index, shape mismatch).
+Tensor assignInPlace(const Node& node, const ViewKernel* view, const IValueList& args);
 
 }  // namespace stitch

@@ -90,6 +90,11 @@ TEST(CoreTensor, OverlappingCopyReadsOldValues) {
   tail.copyFrom(head);
   EXPECT_EQ(x.getDouble(0), old.getDouble(0));
   for (int64_t i = 1; i < n; ++i) EXPECT_EQ(x.getDouble(i), old.getDouble(i - 1));
+  // And the other way, x[:-1] = x[1:] (dense views: one block copy).
+  Tensor before = x.clone();
+  head.copyFrom(tail);
+  for (int64_t i = 0; i + 1 < n; ++i) EXPECT_EQ(x.getDouble(i), before.getDouble(i + 1));
+  EXPECT_EQ(x.getDouble(n - 1), before.getDouble(n - 1));
 }
 
 TEST(CoreTensor, ToAndCloneMakeIndependentCopies) {
