@@ -5,6 +5,7 @@
 #include "fusion/block_deps.h"
 #include "fusion/deep_fusion.h"
 #include "fusion/fusion_groups.h"
+#include "fusion/schedule_ops.h"
 #include "fusion/schedule_tuning.h"
 #include "fusion/sibling_fusion.h"
 #include "fusion/work_span.h"
@@ -38,18 +39,55 @@ class Fuser {
   }
 
  private:
-  void emit(const std::vector<const Node*>& nodes, const BlockDeps& deps) {
+  void emit(std::vector<const Node*> nodes, const BlockDeps& deps) {
     FusedGroup g;
-    g.nodes = nodes;
     std::unordered_set<const Node*> in(nodes.begin(), nodes.end());
     g.roots = groupRoots(nodes, in, deps);
     g.candidates = rankSchedules(nodes, g.roots, TuningOptions{options_.threads});
+    if (const Node* reshape = rootReshape(nodes, g.roots)) {
+      // The reshape runs on the host instead (a view of the dense kernel
+      // output, no copy) when the group without it has a cheaper schedule:
+      // YOLO's [1, 3, 40, 40, 85] -> [1, 4800, 85] leaves only the 3
+      // anchors to split, the 5-d result splits its 40 grid rows.
+      std::vector<const Node*> inner(nodes.begin(), nodes.end() - 1);
+      in.erase(reshape);
+      std::vector<const Value*> innerRoots = groupRoots(inner, in, deps);
+      std::vector<Schedule> innerCandidates = rankSchedules(inner, innerRoots, TuningOptions{options_.threads});
+      TuningOptions tuning{options_.threads};
+      double whole = scheduleCost(nodes, g.roots, g.candidates.front(), tuning);
+      double without = scheduleCost(inner, innerRoots, innerCandidates.front(), tuning);
+      if (without < kReshapeOutGain * whole) {
+        g.hostReshape = reshape;
+        nodes = std::move(inner);
+        g.roots = std::move(innerRoots);
+        g.candidates = std::move(innerCandidates);
+      } else {
+        in.insert(reshape);
+      }
+    }
+    g.nodes = nodes;
     if (g.candidates.empty()) g.candidates.push_back(Schedule{});
     g.schedule = g.candidates.front();
     int index = (int)plan_.groups.size();
     for (const Node* n : nodes) plan_.groupOf[n] = index;
     plan_.groups.push_back(std::move(g));
   }
+
+  // The group's last member when it is its only root and a reshape (view,
+  // reshape, flatten) of a value the group computes; null otherwise.
+  static const Node* rootReshape(const std::vector<const Node*>& nodes, const std::vector<const Value*>& roots) {
+    if (nodes.size() < 2 || roots.size() != 1) return nullptr;
+    const Node* last = nodes.back();
+    if (roots[0] != last->output() || scheduleOpClass(*last) != OpClass::Access ||
+        !schedule_ops::isReshape(schedule_ops::accessName(*last)))
+      return nullptr;
+    const Node* producer = last->input(0)->node();
+    return std::find(nodes.begin(), nodes.end(), producer) != nodes.end() ? last : nullptr;
+  }
+
+  // How much cheaper (cost model) the group must get to leave its root
+  // reshape to the host, which costs a host op per call.
+  static constexpr double kReshapeOutGain = 0.8;
 
   const FusionOptions& options_;
   FusionPlan& plan_;

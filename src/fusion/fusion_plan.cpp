@@ -16,6 +16,8 @@ std::string printFusionPlan(const FusionPlan& plan) {
     text += " schedule " + scheduleStr(g.schedule) + " nodes:";
     for (const Node* n : g.nodes) text += " %" + names.name(n->output()) + "=" + n->kind();
     text += "\n";
+    if (g.hostReshape)
+      text += "host %" + names.name(g.hostReshape->output()) + "=" + g.hostReshape->kind() + "\n";
   }
   return text;
 }

@@ -24,6 +24,11 @@ struct FusedGroup {
   // Candidate schedules the tuner may measure (legal for every root,
   // cheapest first by the cost model; schedule == candidates.front()).
   std::vector<Schedule> candidates;
+  // A reshape of the group's root that fusion left to the host because it
+  // would have limited the schedule (a view of the dense kernel output, no
+  // copy); null when none. It and the members are the only kernel ops
+  // fusion gives a group.
+  const Node* hostReshape = nullptr;
 };
 
 struct FusionPlan {
@@ -35,6 +40,8 @@ struct FusionPlan {
 //   group g0 root %8 schedule (split_dim=0, sword=100, Row) nodes: %1=immut.select %dup.2=immut.select_rev ...
 // and with several roots (the schedule's root last):
 //   group g3 roots %c %h.1 schedule (split_dim=0, sword=2, Row) nodes: ...
+// and `host %21=immut.view` after the group when its root's reshape runs
+// on the host.
 std::string printFusionPlan(const FusionPlan& plan);
 
 }  // namespace stitch

@@ -1,5 +1,6 @@
 #include "fusion/fusion_plan_verifier.h"
 
+#include <algorithm>
 #include <unordered_set>
 
 #include "common/error.h"
@@ -51,6 +52,11 @@ class PlanVerifier {
                   g.nodes.back()->kind(), ")");
     for (const Value* r : g.roots)
       STITCH_ASSERT(*r->type()->shape() == *g.roots.back()->type()->shape(), "fused group roots of different shapes");
+    if (const Node* h = g.hostReshape) {
+      STITCH_ASSERT(h->owningBlock() == deps.block && !plan_.groupOf.count(h) && !h->inputs().empty() &&
+                        std::find(g.roots.begin(), g.roots.end(), h->input(0)) != g.roots.end(),
+                    "host reshape ", h->kind(), " is not an ungrouped reshape of its group's root");
+    }
   }
 
   const FusionPlan& plan_;

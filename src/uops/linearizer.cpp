@@ -183,13 +183,23 @@ void Linearizer::emitFill(int i) {
   const int buffer = g_.add(local, false);
   std::vector<int> loops;
   const int body = n.args[0];
-  if (n.reduceVars.size() == 1) {
-    std::vector<int64_t> pieces = fillPieces(n.reduceVars[0], body);
-    if (!pieces.empty()) return emitPiecedFill(i, buffer, pieces);
-    if (fillsByColumns(i)) return emitColumnFill(i, buffer);
+  // A variable of extent 1 (a tile row of a block that owns one index of
+  // the split dim) is the constant 0, not a loop: the one other variable's
+  // fill can then be cut into pieces.
+  std::vector<int> unit, vars;
+  for (int r : n.reduceVars) (tg_.reduceExtent(r) == 1 ? unit : vars).push_back(r);
+  for (int r : unit) {
+    value_[reduceVarNode_.at(r)] = c(0);
+    bound_[r] = 1;
+    emitBodyNodes(body, r);
   }
+  if (vars.size() == 1) {
+    std::vector<int64_t> pieces = fillPieces(vars[0], body);
+    if (!pieces.empty()) return emitPiecedFill(i, buffer, vars[0], pieces, unit);
+  }
+  if (n.reduceVars.size() == 1 && fillsByColumns(i)) return emitColumnFill(i, buffer);
   int flat = c(0);
-  for (int r : n.reduceVars) {
+  for (int r : vars) {
     int l = loopUOp(c(0), c(tg_.reduceExtent(r)));
     loops.push_back(l);
     value_[reduceVarNode_.at(r)] = l;
@@ -309,18 +319,27 @@ std::vector<int64_t> Linearizer::fillPieces(int r, int body) const {
 // A fill over one variable whose body compares it with constants
 // (loop_pieces.h): one fill loop per piece, each emitting the body afresh
 // under its own bounds, so the comparisons fold there.
-void Linearizer::emitPiecedFill(int i, int buffer, const std::vector<int64_t>& bounds) {
+void Linearizer::emitPiecedFill(int i, int buffer, int r, const std::vector<int64_t>& bounds,
+                                const std::vector<int>& unit) {
   const TNode& n = tg_.node(i);
-  const int r = n.reduceVars[0], body = n.args[0];
+  const int body = n.args[0];
+  auto onFillVar = [&](const std::vector<int>& rv) {
+    if (std::find(rv.begin(), rv.end(), r) != rv.end()) return true;
+    return std::any_of(unit.begin(), unit.end(), [&](int u) { return std::find(rv.begin(), rv.end(), u) != rv.end(); });
+  };
   // The next piece emits the body again: what depends on r, and what lived
   // in the (closed) loops of reductions inside the body, is out of scope.
+  // The unit variables (constant 0, emitFill) stay bound across pieces.
+  auto isUnitVarNode = [&](int k) {
+    return std::any_of(unit.begin(), unit.end(), [&](int u) { return reduceVarNode_.at(u) == k; });
+  };
   auto forgetPiece = [&] {
     for (size_t k = 0; k < value_.size(); ++k) {
       const auto& rv = rvars_[k];
       bool onR = std::find(rv.begin(), rv.end(), r) != rv.end();
       bool inClosedLoop = !rv.empty() && std::none_of(rv.begin(), rv.end(), [&](int x) { return bound_[x] != 0; });
-      if (onR || inClosedLoop || (tg_.node((int)k).op == TOp::ReduceVar && (int)k != reduceVarNode_.at(r)))
-        value_[k] = -1;
+      bool otherVar = tg_.node((int)k).op == TOp::ReduceVar && (int)k != reduceVarNode_.at(r) && !isUnitVarNode((int)k);
+      if (onR || inClosedLoop || otherVar) value_[k] = -1;
     }
   };
   for (size_t p = 0; p + 1 < bounds.size(); ++p) {
@@ -335,6 +354,10 @@ void Linearizer::emitPiecedFill(int i, int buffer, const std::vector<int64_t>& b
     forgetPiece();
   }
   bound_[r] = 0;
+  for (int u : unit) bound_[u] = 0;
+  // Values computed for the fill are out of scope after it.
+  for (size_t k = 0; k < value_.size(); ++k)
+    if (onFillVar(rvars_[k])) value_[k] = -1;
   value_[i] = buffer;
 }
 

@@ -47,7 +47,7 @@ class Linearizer {
   std::vector<int64_t> fillPieces(int r, int body) const;
   bool fillsByColumns(int i) const;
   void emitColumnFill(int i, int buffer);
-  void emitPiecedFill(int i, int buffer, const std::vector<int64_t>& bounds);
+  void emitPiecedFill(int i, int buffer, int r, const std::vector<int64_t>& bounds, const std::vector<int>& unit);
   int outputIndex();
   void emitStores(int index);
   void closeLoops();

@@ -471,5 +471,37 @@ def f(x: torch.Tensor):
       << "too small for its parallel schedule to matter";
 }
 
+// A reshape that is its group's root, flattening the dims the group could
+// split (only the 3 anchors of [1, 3, 32, 32, 85] survive in [1, 3072, 85]),
+// is left to the host (a view of the dense result): the group splits its
+// own 5-d result finer. Where the reshape costs the schedule nothing, it
+// stays in the group.
+TEST(FusionDecisions, RootReshapeThatLimitsTheScheduleRunsOnTheHost) {
+  Fused f = fuse({"yolo_like", R"(
+def f(x: torch.Tensor):
+    y = x.clone()
+    y[..., 0:2] = torch.sigmoid(y[..., 0:2])
+    return y.view(1, -1, 85)
+)", {T({1, 3, 32, 32, 85})}});
+  ASSERT_EQ(f.plan.groups.size(), 1u) << printFusionPlan(f.plan);
+  const FusedGroup& g = f.plan.groups[0];
+  for (const Node* n : g.nodes) EXPECT_FALSE(n->is("immut.view")) << printFusionPlan(f.plan);
+  ASSERT_EQ(g.roots.size(), 1u);
+  EXPECT_EQ(g.roots[0]->type()->shape()->size(), 5u) << printFusionPlan(f.plan);
+  EXPECT_GT(g.schedule.sword, 3) << printFusionPlan(f.plan);
+  ASSERT_NE(g.hostReshape, nullptr);
+  EXPECT_TRUE(g.hostReshape->is("immut.view"));
+  EXPECT_NE(printFusionPlan(f.plan).find("\nhost %"), std::string::npos) << printFusionPlan(f.plan);
+
+  Fused kept = fuse({"flat", R"(
+def f(x: torch.Tensor):
+    y = torch.exp(x) * 2.0
+    return y.view(-1)
+)", {T({64, 64})}});
+  ASSERT_EQ(kept.plan.groups.size(), 1u) << printFusionPlan(kept.plan);
+  EXPECT_TRUE(kept.plan.groups[0].nodes.back()->is("immut.view")) << printFusionPlan(kept.plan);
+  EXPECT_EQ(kept.plan.groups[0].hostReshape, nullptr);
+}
+
 }  // namespace
 }  // namespace stitch::fusion_test

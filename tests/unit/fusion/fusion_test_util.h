@@ -112,7 +112,10 @@ inline ::testing::AssertionResult planKeepsInvariants(const Graph& g, const Fusi
         if (!r) return r;
       }
       bool op = options.kernelOp(n);
-      if (op != (plan.groupOf.count(n) != 0)) return ::testing::AssertionFailure() << n->kind() << " grouped wrongly";
+      bool leftToHost = std::any_of(plan.groups.begin(), plan.groups.end(),
+                                    [&](const FusedGroup& g) { return g.hostReshape == n; });
+      if (op != (plan.groupOf.count(n) != 0 || leftToHost))
+        return ::testing::AssertionFailure() << n->kind() << " grouped wrongly";
     }
     return ::testing::AssertionSuccess();
   };

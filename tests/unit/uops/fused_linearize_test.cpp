@@ -96,22 +96,17 @@ TEST(FusedLinearize, ScheduleSplitsAnInnerLoop) {
 // that merges the leading dims ([1, A, H, W, C] -> [1, A*H*W, C]). Each
 // row's tiles depend on the row only: they are filled once per row, outside
 // the loop over the row's C elements (filled inside it, every element
-// recomputed the whole row: quadratic work).
-TEST(FusedLinearize, TilesOfAViewedRowAreFilledOncePerRow) {
-  const int64_t a = testing::randInt(1, 3), h = testing::randInt(2, 6), w = testing::randInt(2, 6),
-                c = testing::randInt(6, 12);
-  Program p{"head", R"(
-def f(p: torch.Tensor, grid: torch.Tensor):
-    y = p.clone()
-    y[..., 0:2] = torch.sigmoid(y[..., 0:2]) + grid
-    y[..., 2:4] = torch.exp(y[..., 2:4])
-    y[..., 4:] = torch.sigmoid(y[..., 4:])
-    return y.view(1, -1, y.size(4))
-)", {T({1, a, h, w, c}), T({1, 1, h, w, 2})}};
+// recomputed the whole row: quadratic work). Small heads keep the view in
+// the kernel; a large one leaves it to the host and splits the grid rows,
+// one row index per block: the tile's unit dim must not stop the loop
+// pieces.
+void expectRowTilesFilledOncePerRow(const Program& p, bool viewOnHost) {
   auto g = simplifiedGraph(p);
   FusionOptions options;
   options.kernelOp = canRunInKernel;
   FusionPlan plan = fuseGraph(*g, options);
+  ASSERT_EQ(plan.groups.size(), 1u);
+  EXPECT_EQ(plan.groups[0].hostReshape != nullptr, viewOnHost) << printFusionPlan(plan);
   PlanOptions planOptions;
   planOptions.fusion = &plan;
   KernelGraph kernels = planKernels(*g, planOptions);
@@ -149,6 +144,23 @@ def f(p: torch.Tensor, grid: torch.Tensor):
     EXPECT_LE(hi.ival - lo.ival, 2) << "exp computed beyond the columns y[..., 2:4] writes";
   }
   EXPECT_GE(exps, 1);
+}
+
+const char* kDetectionHead = R"(
+def f(p: torch.Tensor, grid: torch.Tensor):
+    y = p.clone()
+    y[..., 0:2] = torch.sigmoid(y[..., 0:2]) + grid
+    y[..., 2:4] = torch.exp(y[..., 2:4])
+    y[..., 4:] = torch.sigmoid(y[..., 4:])
+    return y.view(1, -1, y.size(4))
+)";
+
+TEST(FusedLinearize, TilesOfAViewedRowAreFilledOncePerRow) {
+  const int64_t a = testing::randInt(1, 3), h = testing::randInt(2, 6), w = testing::randInt(2, 6),
+                c = testing::randInt(6, 12);
+  expectRowTilesFilledOncePerRow({"head", kDetectionHead, {T({1, a, h, w, c}), T({1, 1, h, w, 2})}}, false);
+  expectRowTilesFilledOncePerRow({"large_head", kDetectionHead, {T({1, 3, 16, 16, 85}), T({1, 1, 16, 16, 2})}},
+                                 true);
 }
 
 }  // namespace
