@@ -14,6 +14,7 @@
 #include "runtime/host_ops.h"
 #include "runtime/in_place_assign.h"
 #include "runtime/value_liveness.h"
+#include "uops/uop_work.h"
 
 namespace stitch {
 
@@ -25,6 +26,13 @@ const Type& staticTensorType(const Value* v) {
                 " has no static tensor type: ", t.str());
   return t;
 }
+
+// A kernel call with less work than this (uops/uop_work.h: value
+// operations per call) runs on the calling thread: waking the team and
+// joining it (~1.5 us) costs more than the other threads would save (a
+// 128 x 128 GEMV with its tanh, 33K operations: greedy decoding's hidden
+// state update, 12% faster per run alone).
+constexpr int64_t kMinParallelWork = 1 << 16;
 
 bool matchesStaticType(const Tensor& t, const Value* v) {
   const Type& type = staticTensorType(v);
@@ -91,13 +99,21 @@ class CompiledProgram final : public Executable {
 
   void loadKernels() {
     functions_.assign(plan_.kernels.kernels.size(), nullptr);
+    callThreads_.assign(plan_.kernels.kernels.size(), threads_);
     bool anyCode = false;
     for (const Kernel& k : plan_.kernels.kernels) anyCode |= k.kind == KernelKind::GraphDefined;
     if (!anyCode) return;
     library_ = loadCompiled(plan_.source, &compileStats_);
+    // A plan may come with C source only (no uops): its kernels keep the
+    // team.
+    std::unordered_map<std::string, const KernelUOps*> uopsOf;
+    for (const KernelUOps& code : plan_.uops) uopsOf[code.name] = &code;
     for (size_t i = 0; i < plan_.kernels.kernels.size(); ++i) {
       const Kernel& k = plan_.kernels.kernels[i];
-      if (k.kind == KernelKind::GraphDefined) functions_[i] = library_->function(k.name);
+      if (k.kind != KernelKind::GraphDefined) continue;
+      functions_[i] = library_->function(k.name);
+      auto code = uopsOf.find(k.name);
+      if (code != uopsOf.end() && uopWork(code->second->uops) < kMinParallelWork) callThreads_[i] = 1;
     }
   }
 
@@ -161,6 +177,7 @@ class CompiledProgram final : public Executable {
   CompileStats compileStats_;
   std::shared_ptr<const LoadedLibrary> library_;
   std::vector<KernelFunction> functions_;  // per kernel; null unless GraphDefined
+  std::vector<int64_t> callThreads_;        // per kernel: threads_, or 1 below kMinParallelWork
   // Per kernel: the tensor-operation backend's routine for a Contraction
   // kernel it can run; null otherwise (the interpreter's routine runs it).
   std::vector<std::unique_ptr<ContractionKernel>> contractions_;
@@ -388,7 +405,7 @@ class ProgramRun {
     bufs.reserve(outputs.size() + inputs.size());
     for (const Tensor& t : outputs) bufs.push_back(t.rawData());
     for (const Tensor& t : inputs) bufs.push_back(t.rawData());
-    if (anyElement) fn(bufs.data(), params.data(), (int64_t)p_.threads_);
+    if (anyElement) fn(bufs.data(), params.data(), p_.callThreads_[&k - p_.plan_.kernels.kernels.data()]);
     for (size_t i = 0; i < outputs.size(); ++i) bind(k.outputs[i], std::move(outputs[i]));
   }
 
