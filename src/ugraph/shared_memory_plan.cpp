@@ -133,7 +133,7 @@ class Planner {
       if (isExpensive(n) && (rs.size() > 1 || feedsDot)) {
         cand.buffer.reason = BufferReason::Expensive;
         cand.drop = feedsDot ? DropClass::ExpensiveBeforeDot : DropClass::Expensive;
-      } else if (elementwise && rs.size() > 1) {
+      } else if (elementwise && rs.size() > 1 && c != OpClass::Assign) {
         cand.buffer.reason = BufferReason::MultiUse;
         cand.drop = DropClass::Inexpensive;
       } else {

@@ -5,7 +5,11 @@
 //
 // 1. Size requirements: non-root reductions and batch-dots must be buffered
 //    (their consumers read them many times); elementwise values with several
-//    uses and expensive ops (exp, tanh, ...) are buffered by priority.
+//    uses and expensive ops (exp, tanh, ...) are buffered by priority. An
+//    Assign's result (immut.*_rev) is not buffered for its several uses:
+//    each element of it is one branch (the write or the base), which loop
+//    pieces select at compile time, so a reader recomputes a load or the
+//    written value's own expression, and a buffer would copy whole rows.
 // 2. Shrinking: over the budget, buffers turn into recomputation, cheapest
 //    first (inexpensive ops, then expensive ones, then those feeding a
 //    batch-dot), and among equals the ones nearest the output first.

@@ -93,13 +93,14 @@ TEST(FusedLinearize, ScheduleSplitsAnInnerLoop) {
 }
 
 // A detection head writes slices of each row in place and returns a view
-// that merges the leading dims ([1, A, H, W, C] -> [1, A*H*W, C]). Each
-// row's tiles depend on the row only: they are filled once per row, outside
+// that merges the leading dims ([1, A, H, W, C] -> [1, A*H*W, C]). Any
+// tile of a row depends on the row only: it is filled once per row, outside
 // the loop over the row's C elements (filled inside it, every element
-// recomputed the whole row: quadratic work). Small heads keep the view in
-// the kernel; a large one leaves it to the host and splits the grid rows,
-// one row index per block: the tile's unit dim must not stop the loop
-// pieces.
+// recomputed the whole row: quadratic work); the written values are not
+// buffered (each element reads one branch of the writes once the loop is
+// cut into pieces). Small heads keep the view in the kernel; a large one
+// leaves it to the host and splits the grid rows, one row index per block:
+// a tile's unit dim must not stop the loop pieces.
 void expectRowTilesFilledOncePerRow(const Program& p, bool viewOnHost) {
   auto g = simplifiedGraph(p);
   FusionOptions options;
@@ -112,7 +113,8 @@ void expectRowTilesFilledOncePerRow(const Program& p, bool viewOnHost) {
   KernelGraph kernels = planKernels(*g, planOptions);
   ASSERT_EQ(kernels.kernels.size(), 1u);
   const Kernel& k = kernels.kernels[0];
-  ASSERT_FALSE(k.block.locals.empty()) << "the row's tiles";
+  for (const LocalBuffer& local : k.block.locals)
+    EXPECT_LT(local.elements, p.args[0].shapes[0].back()) << "a whole row buffered";
   expectMatchesInterpreter(p, *g, k);
   KernelUOps uops = linearize(k);
   SCOPED_TRACE(uops.uops.str());
@@ -128,22 +130,29 @@ void expectRowTilesFilledOncePerRow(const Program& p, bool viewOnHost) {
   ASSERT_GE(storeDepth, 1);
   for (int d : localDepths) EXPECT_LT(d, storeDepth) << "a tile filled inside the row's element loop";
   // Loop pieces (loop_pieces.h): the exp of y[..., 2:4] runs only where the
-  // write lands, in loops of at most 2 iterations, not over the whole row.
+  // write lands, in loops of at most 2 iterations, not over the whole row;
+  // the sigmoids of y[..., 0:2] and y[..., 4:] once per element they write.
   std::vector<int> open;
   int exps = 0;
+  int64_t sigmoids = 0;
   for (int id = 0; id < uops.uops.size(); ++id) {
     const UOp& u = uops.uops.at(id);
     if (u.kind == UOpKind::Loop) open.push_back(id);
     if (u.kind == UOpKind::EndLoop && !open.empty() && u.src[0] == open.back()) open.pop_back();
-    if (u.kind != UOpKind::Alu || u.alu != AluOp::Exp) continue;
-    ++exps;
+    if (u.kind != UOpKind::Alu || (u.alu != AluOp::Exp && u.alu != AluOp::Sigmoid)) continue;
     ASSERT_FALSE(open.empty());
     const UOp& loop = uops.uops.at(open.back());
     const UOp &lo = uops.uops.at(loop.src[0]), &hi = uops.uops.at(loop.src[1]);
-    ASSERT_TRUE(lo.kind == UOpKind::Const && hi.kind == UOpKind::Const) << "exp in a loop of unknown length";
+    ASSERT_TRUE(lo.kind == UOpKind::Const && hi.kind == UOpKind::Const) << "in a loop of unknown length";
+    if (u.alu == AluOp::Sigmoid) {
+      sigmoids += hi.ival - lo.ival;
+      continue;
+    }
+    ++exps;
     EXPECT_LE(hi.ival - lo.ival, 2) << "exp computed beyond the columns y[..., 2:4] writes";
   }
   EXPECT_GE(exps, 1);
+  EXPECT_EQ(sigmoids, p.args[0].shapes[0].back() - 2) << "sigmoids per row";
 }
 
 const char* kDetectionHead = R"(
