@@ -105,10 +105,12 @@ void Linearizer::emitReduce(int i) {
     // lane: one load and one store of the lane array (which stays in
     // memory) per `unroll` combines, so its store-to-load latency no longer
     // sits between every two terms of a lane. The same terms in the same
-    // order per lane: the same result. The outer loop keeps two trips or
-    // more: clang leaves a lane loop that is the whole reduction scalar.
+    // order per lane: the same result. An outer loop of at most 4 trips
+    // becomes one trip folding all of them (a 64-long dot product: one
+    // load and store of the lanes per output; clang still vectorizes the
+    // lane loop, LaneReduceKernels.ShortDotIsOneVectorizedLaneTrip).
     const int64_t outer = extent / width;
-    const int64_t unroll = outer % 4 == 0 && outer >= 8 ? 4 : outer % 2 == 0 && outer >= 4 ? 2 : 1;
+    const int64_t unroll = outer <= 4 ? outer : outer % 4 == 0 ? 4 : outer % 2 == 0 ? 2 : 1;
     int o = loopUOp(c(0), c(outer / unroll));
     int lane = loopUOp(c(0), c(width));
     // Not cachable: the lane changes between loads.

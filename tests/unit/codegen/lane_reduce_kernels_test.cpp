@@ -232,6 +232,64 @@ TEST(LaneReduceKernels, InnermostOfSeveralReduceVariables) {
   }
 }
 
+// A short dot product (64 terms: 16 lanes of 4 terms each) is one trip of
+// the lane loop folding every term of a lane; clang vectorizes that loop
+// too, so the lane array is loaded and stored once per output.
+TEST(LaneReduceKernels, ShortDotIsOneVectorizedLaneTrip) {
+  if (!hostCCompiler().isClang) GTEST_SKIP() << "vectorization remarks need clang";
+  FreshCacheDir cache;
+  for (int64_t depth : {kMinLaneSplitExtent}) {
+    SCOPED_TRACE("k = " + std::to_string(depth));
+    const int64_t rows = 4, cols = 32;
+    KernelSpec k({rows, cols}, "dot" + std::to_string(depth));
+    k.output(DType::f32, {rows, cols});
+    k.input(DType::f32, {rows, depth});
+    k.input(DType::f32, {cols, depth});
+    ThreadGraph& tg = k.tg();
+    int i = tg.iterVar(0), j = tg.iterVar(1), r = tg.newReduceVar(depth);
+    int x = tg.load(0, DType::f32, tg.flatIndex({i, r}, {rows, depth}));
+    int w = tg.load(1, DType::f32, tg.flatIndex({j, r}, {cols, depth}));
+    tg.store(0, tg.reduce(ReduceOp::Sum, DType::f32, tg.alu(AluOp::Mul, DType::f32, {x, w}), {r}));
+    k.loops({{0}, {1}}, 2);
+    KernelUOps uops = linearize(k.kernel);
+    // One lane loop reading the inputs, inside a loop of one trip.
+    int laneLoops = 0;
+    for (int l = 1; l < uops.uops.size(); ++l) {
+      const UOp& loop = uops.uops.at(l);
+      if (loop.kind != UOpKind::Loop) continue;
+      if (uops.uops.at(loop.src[1]).kind != UOpKind::Const || uops.uops.at(loop.src[1]).ival != 16) continue;
+      const UOp& outer = uops.uops.at(l - 1);
+      if (outer.kind != UOpKind::Loop) continue;
+      ++laneLoops;
+      EXPECT_EQ(uops.uops.at(outer.src[1]).ival - uops.uops.at(outer.src[0]).ival, 1) << uops.uops.str();
+    }
+    EXPECT_EQ(laneLoops, 1) << uops.uops.str();
+    const std::string source = renderC({uops});
+    CompilerRun run = compileWithVectorizeRemarks(cache.path(), source);
+    ASSERT_EQ(run.exitCode, 0) << run.output;
+    std::vector<std::string> lines;
+    for (size_t b = 0, e; b < source.size(); b = e + 1) {
+      e = source.find('\n', b);
+      if (e == std::string::npos) e = source.size();
+      lines.push_back(source.substr(b, e - b));
+    }
+    std::set<int> vectorized;
+    for (size_t p = run.output.find(vectorizedRemark()); p != std::string::npos;
+         p = run.output.find(vectorizedRemark(), p + 1)) {
+      size_t colon = run.output.rfind(".c:", p);
+      if (colon != std::string::npos) vectorized.insert(std::atoi(run.output.c_str() + colon + 3));
+    }
+    int checked = 0;
+    for (size_t l = 0; l + 1 < lines.size(); ++l) {
+      if (lines[l].find("for (") == std::string::npos || lines[l].find(" < 16;") == std::string::npos) continue;
+      if (lines[l + 1].find("= local") == std::string::npos) continue;  // the init loop stores; this one loads
+      ++checked;
+      EXPECT_TRUE(vectorized.count((int)l + 1)) << "not vectorized: " << lines[l] << "\n" << source << run.output;
+    }
+    EXPECT_EQ(checked, 1) << source;
+  }
+}
+
 // softmax over rows (as the lowering writes it): max, sum of exp in double,
 // then exp(x - max) / sum. The reduce loops and the output loop vectorize
 // (no libm call is left in them), and the result is the lane-order one.

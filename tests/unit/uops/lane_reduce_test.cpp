@@ -75,7 +75,7 @@ TEST(LaneReduce, LongSumsAccumulateInLanesInLaneOrder) {
       // The main lane loop (the one reading the input) folds `unroll`
       // terms per lane per trip: one load of the lane array, `unroll` adds.
       const int64_t outer = cols / width;
-      const int64_t unroll = outer % 4 == 0 && outer >= 8 ? 4 : outer % 2 == 0 && outer >= 4 ? 2 : 1;
+      const int64_t unroll = outer <= 4 ? outer : outer % 4 == 0 ? 4 : outer % 2 == 0 ? 2 : 1;
       int laneLoads = -1, adds = 0;
       for (int l : allOf(g, UOpKind::Loop)) {
         if (g.at(g.at(l).src[1]).ival != width) continue;
