@@ -3,6 +3,7 @@
 #include <unordered_map>
 
 #include "interp/kernel_registry.h"
+#include "runtime/host_products.h"
 
 namespace stitch {
 
@@ -28,6 +29,10 @@ const Kernel* aliasingTwin(const std::string& kind) {
 }  // namespace
 
 IValueList runHostOp(const Node& node, const IValueList& args) {
+  if (isHostProductOp(node) && args.size() == 2 && args[0].isTensor() && args[1].isTensor()) {
+    if (std::optional<Tensor> product = fewRowProduct(args[0].toTensor(), args[1].toTensor()))
+      return {IValue(std::move(*product))};
+  }
   const Kernel* op = aliasingTwin(node.kind());
   if (!op) op = KernelRegistry::get().find(node.kind());
   if (!op) throw InternalError("internal error: no host implementation for op '" + node.kind() + "'");
