@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <vector>
 
 #include "common/cpu_clones.h"
@@ -15,6 +16,22 @@ namespace {
 // MULADD): the same result from every clone, fast where the CPU has FMA.
 constexpr int64_t kLanes = 16;
 
+typedef float Lanes __attribute__((vector_size(kLanes * sizeof(float))));
+typedef float HalfLanes __attribute__((vector_size(kLanes / 2 * sizeof(float))));
+typedef float QuarterLanes __attribute__((vector_size(kLanes / 4 * sizeof(float))));
+
+// lanes[l] + lanes[l + h] for h = 8, 4, 2, 1, in vector registers (a loop
+// per halving would take the array through memory at every step).
+inline float foldLanes(const float* lanes) {
+  Lanes v;
+  std::memcpy(&v, lanes, sizeof v);
+  HalfLanes h = __builtin_shufflevector(v, v, 0, 1, 2, 3, 4, 5, 6, 7) +
+                __builtin_shufflevector(v, v, 8, 9, 10, 11, 12, 13, 14, 15);
+  QuarterLanes q = __builtin_shufflevector(h, h, 0, 1, 2, 3) + __builtin_shufflevector(h, h, 4, 5, 6, 7);
+  float even = q[0] + q[2], odd = q[1] + q[3];
+  return even + odd;
+}
+
 // c[j] = sum_k a[k] * bt[j * ldb + k] for j < n: dot products of contiguous
 // rows, 16 lanes each, folded pairwise.
 STITCH_CPU_CLONES("avx512f", "fma", "default")
@@ -26,9 +43,7 @@ void dotRows(const float* a, const float* bt, int64_t ldb, float* c, int64_t n, 
     for (int64_t o = 0; o < full; o += kLanes)
       for (int64_t l = 0; l < kLanes; ++l) lanes[l] = std::fma(a[o + l], b[o + l], lanes[l]);
     for (int64_t t = 0; full + t < k; ++t) lanes[t] = std::fma(a[full + t], b[full + t], lanes[t]);
-    for (int64_t h = kLanes / 2; h >= 1; h /= 2)
-      for (int64_t l = 0; l < h; ++l) lanes[l] += lanes[l + h];
-    c[j] = lanes[0];
+    c[j] = foldLanes(lanes);
   }
 }
 
