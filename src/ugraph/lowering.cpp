@@ -299,6 +299,20 @@ int64_t numel(const Dims& shape) { return numelOfShape(shape); }
 
 std::optional<std::pair<int64_t, int64_t>> intRange(const Value* v) {
   if (auto c = constInt(v)) return std::make_pair(*c, *c);
+  // A counter plus or minus a constant (`w[l + 1]` in a loop whose first
+  // iteration was peeled).
+  const Node* def = v->node();
+  if (!v->isBlockParam() && (def->is("scalar.add") || def->is("scalar.sub")) && def->inputs().size() == 2 &&
+      v->type()->kind() == TypeKind::Int) {
+    const bool sub = def->is("scalar.sub");
+    auto a = intRange(def->input(0)), b = intRange(def->input(1));
+    if (!a || !b || (!constInt(def->input(0)) && !constInt(def->input(1)))) return std::nullopt;
+    constexpr int64_t kLimit = int64_t(1) << 40;  // far from overflow
+    for (int64_t x : {a->first, a->second, b->first, b->second})
+      if (x < -kLimit || x > kLimit) return std::nullopt;
+    return sub ? std::make_pair(a->first - b->second, a->second - b->first)
+               : std::make_pair(a->first + b->first, a->second + b->second);
+  }
   if (!v->isBlockParam() || v->offset() != 0) return std::nullopt;
   const Block* body = v->node()->owningBlock();
   const Node* loop = body ? body->owningNode() : nullptr;

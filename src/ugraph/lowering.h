@@ -142,8 +142,9 @@ std::optional<DType> constDType(const Value* v);  // a dtype constant
 // leading dims dropped, size-1 dims index 0.
 std::vector<int> broadcastIndex(LowerContext& ctx, const std::vector<int>& idx, const Dims& operandShape);
 int64_t numel(const Dims& shape);
-// Static bounds [lo, hi] of an int value: a constant, or the iteration
-// counter of a prim.loop with a constant trip count (0 .. count - 1).
+// Static bounds [lo, hi] of an int value: a constant, the iteration counter
+// of a prim.loop with a constant trip count (0 .. count - 1), or such a
+// value plus or minus a constant.
 std::optional<std::pair<int64_t, int64_t>> intRange(const Value* v);
 // The tensors of a Tensor[] built by prim.list_construct (all with known
 // types), or nullopt. They become the kernel's inputs, read at the kernel's

@@ -155,5 +155,32 @@ def f(x: torch.Tensor, n: int):
   EXPECT_EQ(countLowered(c, "immut.select", true), 0);
 }
 
+// A counter plus or minus a constant (a stacked RNN's `w[l + 1]` once the
+// first layer is peeled off) has static bounds too: in range, the select
+// runs in the kernel; one that may leave the dim stays a host op, which
+// raises the interpreter's error.
+TEST(LowerAccess, CounterPlusConstantIndexes) {
+  Program p{"shifted", R"(
+def f(x: torch.Tensor, w: torch.Tensor):
+    y = x
+    for l in range(3):
+        y = torch.tanh(y * w[l + 1] + w[3 - l])
+    return y
+)", {T({4, 5}), T({4, 4, 5})}};
+  Checked c = checkLowering(p);
+  EXPECT_TRUE(allLowered(c, "immut.select"));
+
+  Program out{"shifted_oob", R"(
+def f(x: torch.Tensor, w: torch.Tensor):
+    y = x
+    for l in range(3):
+        if l < 2:
+            y = torch.tanh(y * w[l + 3])
+    return y
+)", {T({4, 5}), T({5, 4, 5})}};
+  Checked o = checkLowering(out);
+  EXPECT_EQ(countLowered(o, "immut.select", true), 0);
+}
+
 }  // namespace
 }  // namespace stitch::ugraph_test
