@@ -27,11 +27,12 @@ const Type& staticTensorType(const Value* v) {
   return t;
 }
 
-// A kernel call with less work than this (uops/uop_work.h: value
-// operations per call) runs on the calling thread: waking the team and
-// joining it (~1.5 us) costs more than the other threads would save (a
-// 128 x 128 GEMV with its tanh, 33K operations: greedy decoding's hidden
-// state update, 12% faster per run alone).
+// A kernel call costing less than this (uops/uop_work.h uopCost: value
+// operations per call, a transcendental counting 16) runs on the calling
+// thread: waking the team and joining it (~1.5 us) costs more than the
+// other threads would save (a 128 x 128 GEMV with its tanh, 18K: greedy
+// decoding's hidden state update, 12% faster per run alone; a SwiGLU's
+// 8192 silus, 150K, keep both threads).
 constexpr int64_t kMinParallelWork = 1 << 16;
 
 bool matchesStaticType(const Tensor& t, const Value* v) {
@@ -113,7 +114,7 @@ class CompiledProgram final : public Executable {
       if (k.kind != KernelKind::GraphDefined) continue;
       functions_[i] = library_->function(k.name);
       auto code = uopsOf.find(k.name);
-      if (code != uopsOf.end() && uopWork(code->second->uops) < kMinParallelWork) callThreads_[i] = 1;
+      if (code != uopsOf.end() && uopCost(code->second->uops) < kMinParallelWork) callThreads_[i] = 1;
     }
   }
 

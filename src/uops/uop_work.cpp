@@ -18,8 +18,9 @@ int64_t saturatedMul(int64_t a, int64_t b) {
 
 class WorkCounter {
  public:
-  explicit WorkCounter(const UOpGraph& graph)
-      : uops_(graph.uops()), data_(uops_.size(), 0), end_(uops_.size(), (int)uops_.size()), env_(uops_.size()) {
+  WorkCounter(const UOpGraph& graph, bool weighted)
+      : uops_(graph.uops()), weighted_(weighted), data_(uops_.size(), 0), end_(uops_.size(), (int)uops_.size()),
+        env_(uops_.size()) {
     markData();
     for (int i = 0; i < (int)uops_.size(); ++i) {
       const UOp& u = uops_[i];
@@ -94,7 +95,7 @@ class WorkCounter {
         }
         i = end_[i];
       } else if (u.kind == UOpKind::Store || ((u.kind == UOpKind::Alu || u.kind == UOpKind::Cast) && data_[i])) {
-        total = saturatedAdd(total, 1);
+        total = saturatedAdd(total, weight(u));
       } else if (u.kind == UOpKind::FoldLanes && data_[i]) {
         total = saturatedAdd(total, std::max<int64_t>(u.ival - 1, 0));  // one combine per lane but the first
       }
@@ -102,7 +103,23 @@ class WorkCounter {
     return total;
   }
 
+  // 1 per operation, or (weighted) the cost of a float transcendental.
+  int64_t weight(const UOp& u) const {
+    if (!weighted_ || u.kind != UOpKind::Alu || !isFloating(u.dtype)) return 1;
+    switch (u.alu) {
+      case AluOp::Exp: case AluOp::Exp2: case AluOp::Expm1: case AluOp::Log: case AluOp::Log2:
+      case AluOp::Log1p: case AluOp::Sqrt: case AluOp::Rsqrt: case AluOp::Reciprocal: case AluOp::Sin:
+      case AluOp::Cos: case AluOp::Tan: case AluOp::Asin: case AluOp::Acos: case AluOp::Atan:
+      case AluOp::Sinh: case AluOp::Cosh: case AluOp::Tanh: case AluOp::Sigmoid: case AluOp::Silu:
+      case AluOp::Erf: case AluOp::GeluErf: case AluOp::GeluTanh: case AluOp::Div: case AluOp::Pow:
+      case AluOp::Atan2: case AluOp::FloorDiv: case AluOp::Remainder:
+        return kTranscendentalCost;
+      default: return 1;
+    }
+  }
+
   const std::vector<UOp>& uops_;
+  bool weighted_;
   std::vector<char> data_;
   std::vector<int> end_;  // LOOP / SPECIAL / IF -> its ENDLOOP / ENDIF (the end of the list when open)
   std::vector<std::optional<int64_t>> env_;  // SPECIAL / LOOP -> its value now
@@ -110,6 +127,8 @@ class WorkCounter {
 
 }  // namespace
 
-int64_t uopWork(const UOpGraph& uops) { return WorkCounter(uops).count(); }
+int64_t uopWork(const UOpGraph& uops) { return WorkCounter(uops, false).count(); }
+
+int64_t uopCost(const UOpGraph& uops) { return WorkCounter(uops, true).count(); }
 
 }  // namespace stitch

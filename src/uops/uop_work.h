@@ -19,4 +19,10 @@ namespace stitch {
 
 int64_t uopWork(const UOpGraph& uops);
 
+// The same count with each data ALU weighted by its rough cost in simple
+// operations (a float transcendental or division counts kTranscendentalCost):
+// what a call costs, for choosing whether it is worth a thread team.
+constexpr int64_t kTranscendentalCost = 16;
+int64_t uopCost(const UOpGraph& uops);
+
 }  // namespace stitch

@@ -1,5 +1,5 @@
-// uopWork on hand-built uop lists: what counts, and loop trip counts that
-// differ per grid block.
+// uopWork (and uopCost) on hand-built uop lists: what counts, and loop
+// trip counts that differ per grid block.
 #include "uops/uop_work.h"
 
 #include <gtest/gtest.h>
@@ -42,6 +42,20 @@ TEST(UOpWork, CountsDataAluAndStoresTimesTheirLoops) {
   endLoop(g, j);
   endLoop(g, i);
   EXPECT_EQ(uopWork(g), 3 * 10 * 4 * 3);
+}
+
+// uopCost weighs a float transcendental; index arithmetic and integer ops
+// stay 1 (or uncounted).
+TEST(UOpWork, CostWeighsTranscendentals) {
+  UOpGraph g;
+  int out = global(g, 0), in = global(g, 1);
+  int i = loop(g, 0, 8);
+  int x = g.add(makeUOp(UOpKind::Load, DType::f32, {in, i}));
+  int y = g.alu(AluOp::Mul, DType::f32, {g.alu(AluOp::Exp, DType::f32, {x}), x});
+  g.add(makeUOp(UOpKind::Store, DType::f32, {out, i, y}), false);
+  endLoop(g, i);
+  EXPECT_EQ(uopWork(g), 8 * 3);
+  EXPECT_EQ(uopCost(g), 8 * (kTranscendentalCost + 2));
 }
 
 TEST(UOpWork, ASplitLoopCountsEachBlocksShare) {
