@@ -472,6 +472,15 @@ TEST(AluSemantics, KernelMathIsWithinItsUlpBoundsAcrossTheF32Range) {
   for (float x = -104.0f; x < -86.0f; x += 1.0f / 256) xs.push_back(x), xs.push_back(-x);
   for (float x : {INFINITY, -INFINITY, NAN, 0.0f, -0.0f, 1e-40f, -1e-40f, 0.75f, -0.75f, 4.0f, -4.0f})
     xs.push_back(x);
+  // Every float next to the range reductions' boundaries (x = (k + 1/2) ln2
+  // for exp and expm1, half-integers for exp2), where the reduced argument
+  // is largest: a polynomial one degree short was 2 ulps off for 0.3% of
+  // the floats just above ln2 / 2, which the samples above missed.
+  for (double boundary : {0.5 * M_LN2, -0.5 * M_LN2, 1.5 * M_LN2, -1.5 * M_LN2, 0.5, -0.5, 1.5}) {
+    float x = (float)boundary;
+    for (int i = 0; i < (1 << 15); ++i) x = std::nextafter(x, -INFINITY);
+    for (int i = 0; i < (1 << 17); ++i, x = std::nextafter(x, INFINITY)) xs.push_back(x);
+  }
   xs.resize(xs.size() - xs.size() % 16 + 7);  // a scalar remainder after the vector loop
   const int64_t n = (int64_t)xs.size();
   const AluOp ops[] = {AluOp::Exp,     AluOp::Exp2, AluOp::Expm1,    AluOp::Tanh, AluOp::Sigmoid,
