@@ -208,32 +208,30 @@ std::string CPrelude::useLaneSum(DType dtype, int64_t lanes) {
   STITCH_ASSERT(isFloating(dtype) && (lanes == 16 || lanes == 64), "no lane sum of ", lanes, " ",
                 dtypeName(dtype), " lanes");
   std::string name = std::string("stitch_lane_sum") + std::to_string(lanes) + "_" + dtypeSuffix(dtype);
+  // stitch_lane_fold16 folds a vector; the sums load their lanes into one
+  // (64 lanes: h = 32 pairs quarters 0 + 2 and 1 + 3, h = 16 adds the two).
   const char* sum16 = R"(typedef $T stitch_v16_$S __attribute__((vector_size(16 * sizeof($T))));
 typedef $T stitch_v8_$S __attribute__((vector_size(8 * sizeof($T))));
 typedef $T stitch_v4_$S __attribute__((vector_size(4 * sizeof($T))));
-static inline $T stitch_lane_sum16_$S(const $T* lanes) {
-  stitch_v16_$S v;
-  __builtin_memcpy(&v, lanes, sizeof v);
+static inline $T stitch_lane_fold16_$S(stitch_v16_$S v) {
   stitch_v8_$S a = __builtin_shufflevector(v, v, 0, 1, 2, 3, 4, 5, 6, 7) +
                    __builtin_shufflevector(v, v, 8, 9, 10, 11, 12, 13, 14, 15);
   stitch_v4_$S b = __builtin_shufflevector(a, a, 0, 1, 2, 3) + __builtin_shufflevector(a, a, 4, 5, 6, 7);
   $T c0 = b[0] + b[2], c1 = b[1] + b[3];
   return c0 + c1;
 }
+static inline $T stitch_lane_sum16_$S(const $T* lanes) {
+  stitch_v16_$S v;
+  __builtin_memcpy(&v, lanes, sizeof v);
+  return stitch_lane_fold16_$S(v);
+}
 )";
   add(std::string("stitch_lane_sum16_") + dtypeSuffix(dtype), substitute(sum16, dtype, ""));
   if (lanes == 64) {
-    // h = 32 pairs the quarters 0 + 2 and 1 + 3, h = 16 then adds the two.
     const char* sum64 = R"(static inline $T stitch_lane_sum64_$S(const $T* lanes) {
-  stitch_v16_$S q0, q1, q2, q3;
-  __builtin_memcpy(&q0, lanes, sizeof q0);
-  __builtin_memcpy(&q1, lanes + 16, sizeof q1);
-  __builtin_memcpy(&q2, lanes + 32, sizeof q2);
-  __builtin_memcpy(&q3, lanes + 48, sizeof q3);
-  stitch_v16_$S h = (q0 + q2) + (q1 + q3);
-  $T folded[16];
-  __builtin_memcpy(folded, &h, sizeof h);
-  return stitch_lane_sum16_$S(folded);
+  stitch_v16_$S q[4];
+  __builtin_memcpy(q, lanes, sizeof q);
+  return stitch_lane_fold16_$S((q[0] + q[2]) + (q[1] + q[3]));
 }
 )";
     add(name, substitute(sum64, dtype, ""));

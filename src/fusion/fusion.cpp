@@ -43,7 +43,8 @@ class Fuser {
     FusedGroup g;
     std::unordered_set<const Node*> in(nodes.begin(), nodes.end());
     g.roots = groupRoots(nodes, in, deps);
-    g.candidates = rankSchedules(nodes, g.roots, TuningOptions{options_.threads});
+    const TuningOptions tuning{options_.threads};
+    g.candidates = rankSchedules(nodes, g.roots, tuning);
     if (const Node* reshape = rootReshape(nodes, g.roots)) {
       // The reshape runs on the host instead (a view of the dense kernel
       // output, no copy) when the group without it has a cheaper schedule:
@@ -52,8 +53,7 @@ class Fuser {
       std::vector<const Node*> inner(nodes.begin(), nodes.end() - 1);
       in.erase(reshape);
       std::vector<const Value*> innerRoots = groupRoots(inner, in, deps);
-      std::vector<Schedule> innerCandidates = rankSchedules(inner, innerRoots, TuningOptions{options_.threads});
-      TuningOptions tuning{options_.threads};
+      std::vector<Schedule> innerCandidates = rankSchedules(inner, innerRoots, tuning);
       double whole = scheduleCost(nodes, g.roots, g.candidates.front(), tuning);
       double without = scheduleCost(inner, innerRoots, innerCandidates.front(), tuning);
       if (without < kReshapeOutGain * whole) {

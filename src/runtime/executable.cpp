@@ -33,7 +33,7 @@ const Type& staticTensorType(const Value* v) {
 // other threads would save (a 128 x 128 GEMV with its tanh, 18K: greedy
 // decoding's hidden state update, 12% faster per run alone; a SwiGLU's
 // 8192 silus, 150K, keep both threads).
-constexpr int64_t kMinParallelWork = 1 << 16;
+constexpr int64_t kMinParallelCost = 1 << 16;
 
 bool matchesStaticType(const Tensor& t, const Value* v) {
   const Type& type = staticTensorType(v);
@@ -114,7 +114,7 @@ class CompiledProgram final : public Executable {
       if (k.kind != KernelKind::GraphDefined) continue;
       functions_[i] = library_->function(k.name);
       auto code = uopsOf.find(k.name);
-      if (code != uopsOf.end() && uopCost(code->second->uops) < kMinParallelWork) callThreads_[i] = 1;
+      if (code != uopsOf.end() && uopCost(code->second->uops) < kMinParallelCost) callThreads_[i] = 1;
     }
   }
 
@@ -178,7 +178,7 @@ class CompiledProgram final : public Executable {
   CompileStats compileStats_;
   std::shared_ptr<const LoadedLibrary> library_;
   std::vector<KernelFunction> functions_;  // per kernel; null unless GraphDefined
-  std::vector<int64_t> callThreads_;        // per kernel: threads_, or 1 below kMinParallelWork
+  std::vector<int64_t> callThreads_;        // per kernel: threads_, or 1 below kMinParallelCost
   // Per kernel: the tensor-operation backend's routine for a Contraction
   // kernel it can run; null otherwise (the interpreter's routine runs it).
   std::vector<std::unique_ptr<ContractionKernel>> contractions_;

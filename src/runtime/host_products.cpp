@@ -12,8 +12,6 @@ namespace stitch {
 
 namespace {
 
-// Every term is one fused multiply-add (one rounding, as the kernels'
-// MULADD): the same result from every clone, fast where the CPU has FMA.
 constexpr int64_t kLanes = 16;
 
 typedef float Lanes __attribute__((vector_size(kLanes * sizeof(float))));
@@ -32,6 +30,10 @@ inline float foldLanes(const float* lanes) {
   return even + odd;
 }
 
+// In both routines every term is one fused multiply-add (one rounding, as
+// the kernels' MULADD): the same result from every clone, fast where the
+// CPU has FMA.
+//
 // c[j] = sum_k a[k] * bt[j * ldb + k] for j < n: dot products of contiguous
 // rows, 16 lanes each, folded pairwise.
 STITCH_CPU_CLONES("avx512f", "fma", "default")

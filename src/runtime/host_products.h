@@ -7,8 +7,8 @@
 // compared with the interpreter under the tolerance rule):
 //
 //   B read along k (a transposed operand, k^T): each output is a dot product
-//     of contiguous rows (fused multiply-adds) in 16 lanes (lane l sums the terms k = l mod 16 in
-//     order), the lanes folded pairwise, halving;
+//     of contiguous rows in 16 lanes (lane l sums the terms k = l mod 16 in
+//     order, fused multiply-adds), the lanes folded pairwise, halving;
 //   B read along n (p @ v): each output row accumulates a[i, k] * B[k, :]
 //     for k in order, vectorized along n.
 //
