@@ -5,6 +5,7 @@
 #include "codegen/c_renderer.h"
 #include "ir/printer.h"
 #include "ir/verifier.h"
+#include "passes/attention_chains.h"
 #include "passes/canonicalize.h"
 #include "passes/constant_folding.h"
 #include "passes/cse.h"
@@ -112,12 +113,14 @@ void simplifyAndUnroll(Graph& g, const PipelineOptions& options, PassLogger& log
   }
 }
 
-// Then the choices that need the final static shapes: a product of few
-// rows reads a transposed operand as stored.
+// Then the choices that need the final static shapes: an attention chain
+// becomes one node, a product of few rows reads a transposed operand as
+// stored.
 void simplifiedStage(Graph& g, const PipelineOptions& options, PassLogger& logger) {
   simplifyAndUnroll(g, options, logger);
   bool rewritten = false;
-  runPass("transposed-products", g, logger, [&](Graph& g) { rewritten = readTransposedOperandsInPlace(g); });
+  runPass("attention-chains", g, logger, [&](Graph& g) { rewritten = formAttentionChains(g); });
+  runPass("transposed-products", g, logger, [&](Graph& g) { rewritten |= readTransposedOperandsInPlace(g); });
   if (rewritten) runPass("dce", g, logger, eliminateDeadCode);
 }
 

@@ -1,8 +1,12 @@
 // Interpreter kernels of the contraction family (matmul, mm, bmm, linear,
-// einsum); the arithmetic lives in matmul_ops.h and einsum_eval.h.
+// einsum, fused.attention); the arithmetic lives in matmul_ops.h and
+// einsum_eval.h.
+#include "interp/along_dim_ops.h"
 #include "interp/einsum_eval.h"
+#include "interp/elementwise_ops.h"
 #include "interp/kernel_registry.h"
 #include "interp/matmul_ops.h"
+#include "interp/view_ops.h"
 
 namespace stitch {
 
@@ -23,6 +27,16 @@ void registerContractionKernels(KernelRegistry& r) {
   });
   r.add("einsum", [](const Node&, const IValueList& a) -> IValueList {
     return {IValue(einsumTensors(a[0].toStr(), a[1].toTensorList()))};
+  });
+  // The chain it replaces, op by op, with the interpreter's own routines:
+  // the same values as interpreting the chain, scale aside (a division by
+  // c became a multiplication by 1 / c).
+  r.add("fused.attention", [](const Node&, const IValueList& a) -> IValueList {
+    const Tensor& keys = a[1].toTensor();
+    if (keys.dim() < 2) throw UserError("attention expects keys of rank >= 2");
+    Tensor scores = matmulTensors(a[0].toTensor(), views::transpose(keys, -2, -1));
+    Tensor scaled = binaryKernel("mul", {IValue(scores), a[3]}, false).at(0).toTensor();
+    return {IValue(matmulTensors(softmaxAlongDim(scaled, -1, std::nullopt, false), a[2].toTensor()))};
   });
 }
 

@@ -89,6 +89,13 @@ Dims linearShape(const Dims& x, const Dims& w, const std::optional<Dims>& bias) 
   return out;
 }
 
+Dims attentionShape(const Dims& q, const Dims& k, const Dims& v) {
+  if (k.size() < 2) throw UserError(errorMessage("attention expects keys of rank >= 2, got ", k.size(), "D"));
+  Dims kt = k;
+  std::swap(kt[kt.size() - 1], kt[kt.size() - 2]);
+  return matmulShape(matmulShape(q, kt), v);
+}
+
 void checkLinearBiasDType(DType product, DType bias) {
   if (product != bias) throw UserError("self and mat2 must have the same dtype");
 }

@@ -19,6 +19,9 @@ Dims bmmShape(const Dims& a, const Dims& b);
 // linear(x, w, bias) = x @ w^T + bias; w is [out, in] or [in]; the bias must
 // broadcast to the product's shape without growing it.
 Dims linearShape(const Dims& x, const Dims& w, const std::optional<Dims>& bias);
+// fused.attention(q, k, v): softmax(q @ k^T) @ v, k not transposed; the
+// checks and messages of the two products it replaces.
+Dims attentionShape(const Dims& q, const Dims& k, const Dims& v);
 // linear's bias must have the product's dtype.
 void checkLinearBiasDType(DType product, DType bias);
 

@@ -1,7 +1,8 @@
 // Every op TensorStitch knows, as TorchScript-like signatures. Names follow
 // PyTorch so the source language maps 1:1; FuncTs' functional ops live under
 // `immut.` and `tssa.`; control flow and containers under `prim.`, `list.`
-// and Python scalar arithmetic under `scalar.`.
+// and Python scalar arithmetic under `scalar.`; ops the compiler forms from
+// chains of user ops under `fused.`.
 #include "ir/op_registry.h"
 
 namespace stitch {
@@ -119,6 +120,8 @@ void addContractions(OpRegistry& r) {
   r.add("bmm(Tensor self, Tensor mat2) -> Tensor", PX);
   r.add("einsum(str equation, Tensor[] tensors) -> Tensor", PX);
   r.add("linear(Tensor input, Tensor weight, Tensor? bias=None) -> Tensor", PX);
+  // softmax(q @ k^T * scale, -1) @ v (passes/attention_chains.h).
+  r.add("fused.attention(Tensor q, Tensor k, Tensor v, float scale) -> Tensor", PX);
 }
 
 void addShapeAndViews(OpRegistry& r) {

@@ -8,6 +8,7 @@
 #include <unordered_set>
 
 #include "interp/interpreter.h"
+#include "runtime/attention_kernel.h"
 #include "runtime/buffer_pool.h"
 #include "runtime/contraction_kernel.h"
 #include "runtime/copy_kernels.h"
@@ -334,7 +335,21 @@ class ProgramRun {
       case KernelKind::GraphDefined: return callGenerated(k, p_.functions_.at(index));
       case KernelKind::Copy: return callCopy(k);
       case KernelKind::Contraction: return callContraction(k, p_.contractions_.at(index).get());
+      case KernelKind::Attention: return callAttention(k);
     }
+  }
+
+  // The runtime's routine where it applies; else the interpreter's op,
+  // which also raises PyTorch's errors for operands that do not fit.
+  void callAttention(const Kernel& k) {
+    const Node* node = k.nodes[0];
+    const Tensor& q = lookup(node->input(0)).toTensor();
+    const Tensor& keys = lookup(node->input(1)).toTensor();
+    const Tensor& v = lookup(node->input(2)).toTensor();
+    if (!attentionApplies(q, keys, v)) return runNodesOnHost(k);
+    Tensor out = p_.pool_.allocate(attentionOutputShape(q, v), DType::f32);
+    attentionF32(q, keys, v, (float)lookup(node->input(3)).toDouble(), out, p_.threads_);
+    bind(node->output(), std::move(out));
   }
 
   // The backend's kernel when it has one and the operands have their static

@@ -9,6 +9,7 @@ const char* kernelKindName(KernelKind kind) {
     case KernelKind::GraphDefined: return "block";
     case KernelKind::Copy: return "copy";
     case KernelKind::Contraction: return "contraction";
+    case KernelKind::Attention: return "attention";
   }
   return "?";
 }

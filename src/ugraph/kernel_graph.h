@@ -94,6 +94,7 @@ enum class KernelKind : uint8_t {
   GraphDefined,  // a BlockGraph, compiled to code
   Copy,          // predefined: clone / contiguous / cat / stack as strided memory copies
   Contraction,   // predefined: matmul-like ops through a library routine
+  Attention,     // predefined: fused.attention in one pass over the keys (runtime/attention_kernel.h)
 };
 
 struct Kernel {

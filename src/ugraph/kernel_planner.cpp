@@ -97,6 +97,8 @@ class Planner {
       auto it = groupOf.find(n);
       if (it != groupOf.end() && groups[it->second].back() == n)
         emitKernel(groups[it->second], fused.empty() ? nullptr : fused[it->second], deps);
+      else if (it == groupOf.end() && n->is("fused.attention"))
+        emitPredefined(n, KernelKind::Attention);
     }
   }
 
@@ -142,7 +144,7 @@ class Planner {
     k.name = "k" + std::to_string(out_.kernels.size());
     k.kind = KernelKind::GraphDefined;
     k.nodes = group;
-    if (group.size() == 1 && isLargeContraction(group[0])) return emitContraction(std::move(k));
+    if (group.size() == 1 && isLargeContraction(group[0])) return emitPredefined(group[0], KernelKind::Contraction);
     if (fusedGroup) {
       k.outputs = fusedGroup->roots;
       buildBlockGraph(k, fusedGroup);
@@ -160,9 +162,13 @@ class Planner {
     out_.kernels.push_back(std::move(k));
   }
 
-  void emitContraction(Kernel k) {
-    const Node* n = k.nodes[0];
-    k.kind = KernelKind::Contraction;
+  // One node run by a routine of the runtime; its tensor inputs are the
+  // kernel's (a scalar input such as attention's scale is read at the call).
+  void emitPredefined(const Node* n, KernelKind kind) {
+    Kernel k;
+    k.name = "k" + std::to_string(out_.kernels.size());
+    k.kind = kind;
+    k.nodes = {n};
     k.outputs = {n->output()};
     for (const Value* in : n->inputs())
       if (in->type()->isTensor() && std::find(k.inputs.begin(), k.inputs.end(), in) == k.inputs.end())

@@ -77,6 +77,16 @@ TypeList einsumRule(const Node& n, const StaticValues& known) {
   return {tensorType(dtype, einsumOutputShape(labels, sizes))};
 }
 
+// Both products' dtype rule: q, k and v of one float dtype.
+TypeList attentionRule(const Node& n, const StaticValues&) {
+  TensorInfo q = tensorInfo(n.input(0)), k = tensorInfo(n.input(1)), v = tensorInfo(n.input(2));
+  std::optional<DType> dtype;
+  if (q.dtype && k.dtype && v.dtype) dtype = matmulDType(matmulDType(*q.dtype, *k.dtype, q.rank(), k.rank()), *v.dtype, q.rank(), v.rank());
+  std::optional<Dims> shape;
+  if (q.shape && k.shape && v.shape) shape = attentionShape(*q.shape, *k.shape, *v.shape);
+  return {tensorType(dtype, shape)};
+}
+
 }  // namespace
 
 void registerContractionTypeRules(OpRegistry& r) {
@@ -85,6 +95,7 @@ void registerContractionTypeRules(OpRegistry& r) {
   r.setTypeRule("bmm", [](const Node& n, const StaticValues&) { return fixedRankRule(n, 3); });
   r.setTypeRule("linear", linearRule);
   r.setTypeRule("einsum", einsumRule);
+  r.setTypeRule("fused.attention", attentionRule);
 }
 
 }  // namespace stitch

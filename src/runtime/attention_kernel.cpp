@@ -1,0 +1,293 @@
+#include "runtime/attention_kernel.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <vector>
+
+#include "common/cpu_clones.h"
+#include "common/kernel_math.h"
+#include "interp/reduce_loops.h"
+
+namespace stitch {
+
+namespace {
+
+constexpr int64_t kLanes = 16;
+// Multiply-adds below which the kernel runs on the calling thread (a
+// decode step's 50 keys: waking the team costs more than the work).
+constexpr int64_t kMinParallelMacs = int64_t(1) << 16;
+
+// How far ahead the k and v rows are prefetched: a core reading one stream
+// from L3 or memory keeps too few lines in flight on its own.
+constexpr int64_t kPrefetchKeys = 16;
+
+typedef float Lanes __attribute__((vector_size(kLanes * sizeof(float))));
+
+// max that keeps a NaN from either side (PyTorch's softmax propagates it).
+inline float maxKeepingNaN(float m, float x) { return x != x || x > m ? x : m; }
+
+// The lane sum of each of 16 vectors: out[j] = sum of part[j]'s lanes, each
+// folded pairwise (lanes l and l + 8, then + 4, + 2, + 1: the order of one
+// dot product's fold), 16 at once in 15 shuffle pairs. The levels leave the
+// sums in bit-reversed order; the last shuffle puts them back.
+inline void laneSumsOf16(const float (*part)[kLanes], float* out) {
+  Lanes v[16];
+  std::memcpy(v, part, sizeof v);
+  Lanes w[8], x[4], y[2];
+  for (int i = 0; i < 8; ++i) {
+    const Lanes a = v[2 * i], b = v[2 * i + 1];
+    w[i] = __builtin_shufflevector(a, b, 0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23) +
+           __builtin_shufflevector(a, b, 8, 9, 10, 11, 12, 13, 14, 15, 24, 25, 26, 27, 28, 29, 30, 31);
+  }
+  for (int i = 0; i < 4; ++i) {
+    const Lanes a = w[2 * i], b = w[2 * i + 1];
+    x[i] = __builtin_shufflevector(a, b, 0, 1, 2, 3, 16, 17, 18, 19, 8, 9, 10, 11, 24, 25, 26, 27) +
+           __builtin_shufflevector(a, b, 4, 5, 6, 7, 20, 21, 22, 23, 12, 13, 14, 15, 28, 29, 30, 31);
+  }
+  for (int i = 0; i < 2; ++i) {
+    const Lanes a = x[2 * i], b = x[2 * i + 1];
+    y[i] = __builtin_shufflevector(a, b, 0, 1, 16, 17, 4, 5, 20, 21, 8, 9, 24, 25, 12, 13, 28, 29) +
+           __builtin_shufflevector(a, b, 2, 3, 18, 19, 6, 7, 22, 23, 10, 11, 26, 27, 14, 15, 30, 31);
+  }
+  const Lanes z = __builtin_shufflevector(y[0], y[1], 0, 16, 2, 18, 4, 20, 6, 22, 8, 24, 10, 26, 12, 28, 14, 30) +
+                  __builtin_shufflevector(y[0], y[1], 1, 17, 3, 19, 5, 21, 7, 23, 9, 25, 11, 27, 13, 29, 15, 31);
+  const Lanes sums = __builtin_shufflevector(z, z, 0, 8, 4, 12, 2, 10, 6, 14, 1, 9, 5, 13, 3, 11, 7, 15);
+  std::memcpy(out, &sums, sizeof sums);
+}
+
+// One fold of 16 lanes, in the order above.
+inline float foldLanes(const float* lanes) {
+  float h[8], q[4];
+  for (int l = 0; l < 8; ++l) h[l] = lanes[l] + lanes[l + 8];
+  for (int l = 0; l < 4; ++l) q[l] = h[l] + h[l + 4];
+  return (q[0] + q[2]) + (q[1] + q[3]);
+}
+
+// Where a block of rows starts in each operand.
+struct Block {
+  const float* q;  // rows rows, stride qs
+  const float* k;  // keys keys, stride ks
+  const float* v;  // keys rows of v, stride vs
+  int64_t rows, keys;
+};
+
+struct Strides {
+  int64_t qs, ks, vs, dim, dimV;
+  float scale;
+};
+
+// The partial of a block of rows against a chunk of keys: per row the
+// scores' max, the sum of p = exp(s - max) and p @ v (acc, rows x dimV).
+// Every sum runs in 16 lanes (lane l takes the terms l mod 16 in order) and
+// folds in one order; every term is one fused multiply-add, so each CPU
+// clone gives the same result. kRows, kDim and kDimV fix the block's rows
+// and the head dims where they are known (0: read from b and s), so the
+// loops unroll and the p @ v accumulators stay in registers.
+template <int64_t kRows, int64_t kDim, int64_t kDimV>
+__attribute__((always_inline)) inline void attendChunkOf(const Block& b, const Strides& s, float* maxOut,
+                                                         float* sumOut, float* acc) {
+  const int64_t rows = kRows ? kRows : b.rows, dim = kDim ? kDim : s.dim, dimV = kDimV ? kDimV : s.dimV;
+  alignas(64) float scores[kAttentionRows][kAttentionChunk];
+  alignas(64) float part[kAttentionRows][kLanes][kLanes];
+  const int64_t fullDim = dim / kLanes * kLanes;
+  // Known dims: the block's q rows in a local copy, which the unrolled
+  // loops below keep in registers across the keys.
+  alignas(64) float qLocal[kAttentionRows][kDim ? kDim : 1];
+  if constexpr (kDim != 0)
+    for (int64_t r = 0; r < rows; ++r) std::memcpy(qLocal[r], b.q + r * s.qs, sizeof qLocal[r]);
+  for (int64_t j0 = 0; j0 < b.keys; j0 += kLanes) {
+    const int64_t n = std::min(kLanes, b.keys - j0);
+    for (int64_t jj = 0; jj < kLanes; ++jj) {
+#pragma GCC unroll 4
+      for (int64_t r = 0; r < rows; ++r) {
+        float lanes[kLanes] = {};
+        if (jj < n) {
+          const float* kr = b.k + (j0 + jj) * s.ks;
+          const float* qr = kDim ? qLocal[r] : b.q + r * s.qs;
+          if (r == 0)
+            for (int64_t d = 0; d < dim; d += kLanes) __builtin_prefetch(kr + kPrefetchKeys * s.ks + d);
+#pragma GCC unroll 8
+          for (int64_t d = 0; d < fullDim; d += kLanes)
+            for (int64_t l = 0; l < kLanes; ++l) lanes[l] = std::fma(qr[d + l], kr[d + l], lanes[l]);
+          for (int64_t t = 0; fullDim + t < dim; ++t) lanes[t] = std::fma(qr[fullDim + t], kr[fullDim + t], lanes[t]);
+        }
+        std::memcpy(part[r][jj], lanes, sizeof lanes);
+      }
+    }
+    for (int64_t r = 0; r < rows; ++r) laneSumsOf16(part[r], &scores[r][j0]);
+  }
+  const int64_t fullKeys = b.keys / kLanes * kLanes;
+  for (int64_t r = 0; r < rows; ++r) {
+    float* sr = scores[r];
+    float maxLanes[kLanes];
+    for (int64_t l = 0; l < kLanes; ++l) maxLanes[l] = -INFINITY;
+    for (int64_t j = 0; j < fullKeys; j += kLanes)
+      for (int64_t l = 0; l < kLanes; ++l) {
+        sr[j + l] *= s.scale;
+        maxLanes[l] = maxKeepingNaN(maxLanes[l], sr[j + l]);
+      }
+    for (int64_t t = 0; fullKeys + t < b.keys; ++t) {
+      sr[fullKeys + t] *= s.scale;
+      maxLanes[t] = maxKeepingNaN(maxLanes[t], sr[fullKeys + t]);
+    }
+    float m = maxLanes[0];
+    for (int64_t l = 1; l < kLanes; ++l) m = maxKeepingNaN(m, maxLanes[l]);
+    float sumLanes[kLanes] = {};
+    for (int64_t j = 0; j < fullKeys; j += kLanes)
+      for (int64_t l = 0; l < kLanes; ++l) {
+        sr[j + l] = stitch_kexp_f32(sr[j + l] - m);
+        sumLanes[l] += sr[j + l];
+      }
+    for (int64_t t = 0; fullKeys + t < b.keys; ++t) {
+      sr[fullKeys + t] = stitch_kexp_f32(sr[fullKeys + t] - m);
+      sumLanes[t] += sr[fullKeys + t];
+    }
+    maxOut[r] = m;
+    sumOut[r] = foldLanes(sumLanes);
+  }
+  // p @ v over column blocks of 64, accumulated in a local block (no
+  // aliasing with v: it stays in registers across the keys).
+  constexpr int64_t kCols = 64;
+  for (int64_t c0 = 0; c0 < dimV; c0 += kCols) {
+    const int64_t w = std::min(kCols, dimV - c0);
+    alignas(64) float a[kAttentionRows][kCols] = {};
+    if (w == kCols) {
+      for (int64_t j = 0; j < b.keys; ++j) {
+        const float* vr = b.v + j * s.vs + c0;
+        for (int64_t c = 0; c < kCols; c += kLanes) __builtin_prefetch(vr + kPrefetchKeys * s.vs + c);
+        for (int64_t r = 0; r < rows; ++r)
+          for (int64_t c = 0; c < kCols; ++c) a[r][c] = std::fma(scores[r][j], vr[c], a[r][c]);
+      }
+    } else {
+      for (int64_t j = 0; j < b.keys; ++j) {
+        const float* vr = b.v + j * s.vs + c0;
+        for (int64_t r = 0; r < rows; ++r)
+          for (int64_t c = 0; c < w; ++c) a[r][c] = std::fma(scores[r][j], vr[c], a[r][c]);
+      }
+    }
+    for (int64_t r = 0; r < rows; ++r) std::memcpy(acc + r * dimV + c0, a[r], (size_t)w * sizeof(float));
+  }
+}
+
+// The clones of the shapes worth their own code: a block of kAttentionRows
+// rows or one row, head dims of 64 or any.
+STITCH_CPU_CLONES("avx512f", "fma", "default")
+void attendBlock64(const Block& b, const Strides& s, float* maxOut, float* sumOut, float* acc) {
+  attendChunkOf<kAttentionRows, 64, 64>(b, s, maxOut, sumOut, acc);
+}
+STITCH_CPU_CLONES("avx512f", "fma", "default")
+void attendRow64(const Block& b, const Strides& s, float* maxOut, float* sumOut, float* acc) {
+  attendChunkOf<1, 64, 64>(b, s, maxOut, sumOut, acc);
+}
+STITCH_CPU_CLONES("avx512f", "fma", "default")
+void attendBlockAny(const Block& b, const Strides& s, float* maxOut, float* sumOut, float* acc) {
+  attendChunkOf<0, 0, 0>(b, s, maxOut, sumOut, acc);
+}
+
+void attendChunk(const Block& b, const Strides& s, float* maxOut, float* sumOut, float* acc) {
+  if (s.dim != 64 || s.dimV != 64) return attendBlockAny(b, s, maxOut, sumOut, acc);
+  if (b.rows == kAttentionRows) return attendBlock64(b, s, maxOut, sumOut, acc);
+  for (int64_t r = 0; r < b.rows; ++r) {
+    Block row = b;
+    row.q = b.q + r * s.qs;
+    row.rows = 1;
+    attendRow64(row, s, maxOut + r, sumOut + r, acc + r * s.dimV);
+  }
+}
+
+// The chunks' partials of one row, in chunk order, into out (dimV).
+void combineChunks(const float* maxes, const float* sums, const float* const* accs, int64_t chunks,
+                   int64_t dimV, float* out) {
+  float top = maxes[0];
+  for (int64_t c = 1; c < chunks; ++c) top = maxKeepingNaN(top, maxes[c]);
+  float total = 0.0f;
+  std::fill(out, out + dimV, 0.0f);
+  for (int64_t c = 0; c < chunks; ++c) {
+    const float w = chunks == 1 ? 1.0f : stitch_kexp_f32(maxes[c] - top);
+    total = std::fma(w, sums[c], total);
+    for (int64_t i = 0; i < dimV; ++i) out[i] = std::fma(w, accs[c][i], out[i]);
+  }
+  for (int64_t i = 0; i < dimV; ++i) out[i] /= total;
+}
+
+// Element offsets of every batch entry of t (its sizes up to the last two).
+std::vector<int64_t> batchOffsets(const Tensor& t) {
+  const Shape batch(t.sizes().begin(), t.sizes().end() - 2);
+  const Shape strides(t.strides().begin(), t.strides().end() - 2);
+  std::vector<int64_t> out((size_t)numelOf(batch));
+  StridedCounter at(batch, strides);
+  for (int64_t& o : out) {
+    o = at.offset();
+    at.next();
+  }
+  return out;
+}
+
+}  // namespace
+
+bool attentionApplies(const Tensor& q, const Tensor& k, const Tensor& v) {
+  const int64_t r = q.dim();
+  if (r < 2 || k.dim() != r || v.dim() != r) return false;
+  for (const Tensor* t : {&q, &k, &v})
+    if (t->dtype() != DType::f32 || (t->size(r - 1) > 1 && t->stride(r - 1) != 1)) return false;
+  for (int64_t d = 0; d < r - 2; ++d)
+    if (k.size(d) != q.size(d) || v.size(d) != q.size(d)) return false;
+  return q.size(r - 1) == k.size(r - 1) && k.size(r - 2) == v.size(r - 2);
+}
+
+Shape attentionOutputShape(const Tensor& q, const Tensor& v) {
+  Shape out = q.sizes();
+  out.back() = v.sizes().back();
+  return out;
+}
+
+void attentionF32(const Tensor& q, const Tensor& k, const Tensor& v, float scale, const Tensor& out,
+                  int threads) {
+  const int64_t r = q.dim();
+  const int64_t rows = q.size(r - 2), keys = k.size(r - 2), dimV = v.size(r - 1);
+  const std::vector<int64_t> qAt = batchOffsets(q), kAt = batchOffsets(k), vAt = batchOffsets(v);
+  const int64_t batches = (int64_t)qAt.size();
+  if (out.numel() == 0) return;
+  float* o = out.data<float>();
+  if (keys == 0) {  // the second product sums no terms
+    std::fill(o, o + out.numel(), 0.0f);
+    return;
+  }
+  const Strides s{q.stride(r - 2), k.stride(r - 2), v.stride(r - 2), q.size(r - 1), dimV, scale};
+  const int64_t rowBlocks = (rows + kAttentionRows - 1) / kAttentionRows;
+  const int64_t chunks = (keys + kAttentionChunk - 1) / kAttentionChunk;
+  const int64_t items = batches * rowBlocks * chunks;
+  // Per item and row of its block: max, sum, then dimV of p @ v.
+  const int64_t stride = kAttentionRows * (2 + dimV);
+  std::vector<float> partials((size_t)(items * stride));
+  const float* qBase = q.data<float>();
+  const float* kBase = k.data<float>();
+  const float* vBase = v.data<float>();
+  const int64_t macs = batches * rows * keys * (s.dim + dimV);
+  const int team = macs < kMinParallelMacs ? 1 : std::max(threads, 1);
+#pragma omp parallel for num_threads(team) schedule(static)
+  for (int64_t item = 0; item < items; ++item) {
+    const int64_t chunk = item % chunks, rowBlock = item / chunks % rowBlocks, batch = item / chunks / rowBlocks;
+    const int64_t row0 = rowBlock * kAttentionRows, key0 = chunk * kAttentionChunk;
+    Block b{qBase + qAt[batch] + row0 * s.qs, kBase + kAt[batch] + key0 * s.ks, vBase + vAt[batch] + key0 * s.vs,
+            std::min(kAttentionRows, rows - row0), std::min(kAttentionChunk, keys - key0)};
+    float* p = partials.data() + item * stride;
+    attendChunk(b, s, p, p + kAttentionRows, p + 2 * kAttentionRows);
+  }
+  std::vector<float> maxes((size_t)chunks), sums((size_t)chunks);
+  std::vector<const float*> accs((size_t)chunks);
+  for (int64_t batch = 0; batch < batches; ++batch)
+    for (int64_t row = 0; row < rows; ++row) {
+      const int64_t rowBlock = row / kAttentionRows, inBlock = row % kAttentionRows;
+      for (int64_t c = 0; c < chunks; ++c) {
+        const float* p = partials.data() + ((batch * rowBlocks + rowBlock) * chunks + c) * stride;
+        maxes[c] = p[inBlock];
+        sums[c] = p[kAttentionRows + inBlock];
+        accs[c] = p + 2 * kAttentionRows + inBlock * dimV;
+      }
+      combineChunks(maxes.data(), sums.data(), accs.data(), chunks, dimV, o + (batch * rows + row) * dimV);
+    }
+}
+
+}  // namespace stitch

@@ -1,0 +1,43 @@
+// The predefined kernel of fused.attention (passes/attention_chains.h):
+// out = softmax(q @ k^T * scale, -1) @ v over float32 tensors of one rank
+// with the same batch sizes, in one pass over the keys, as flash-decoding
+// does on GPUs:
+//
+//   the keys are cut into chunks of kAttentionChunk (fixed, not by the
+//   thread count); a work item is (batch entry, block of up to
+//   kAttentionRows query rows, chunk). It computes the chunk's scores in
+//   16-lane dot products (every k row loaded once for the block's rows),
+//   their max m, p = exp(s - m), the sum of p and p @ v, all in float32 in
+//   a fixed order; the items run in parallel;
+//   the chunks' partials of a row are combined in chunk order: with M the
+//   largest m, out = sum_c e^(m_c - M) (p @ v)_c / sum_c e^(m_c - M) sum_c.
+//
+// So the scores never reach memory, k and v are read once per block of
+// rows (GQA decode's group of queries shares one pass over its head's
+// cache), and results do not depend on the thread count. Compared with the
+// interpreter's op-by-op chain under the tolerance rule (ugraph/numerics.h).
+#pragma once
+#include <cstdint>
+
+#include "interp/tensor.h"
+
+namespace stitch {
+
+constexpr int64_t kAttentionChunk = 256;
+constexpr int64_t kAttentionRows = 4;
+
+// Whether attentionF32 runs these operands: f32, one rank >= 2, the same
+// batch sizes, q's and k's last dims equal, k's and v's key counts equal,
+// each operand's last dim contiguous. Otherwise the interpreter's op runs
+// (and raises PyTorch's errors for shapes that do not fit).
+bool attentionApplies(const Tensor& q, const Tensor& k, const Tensor& v);
+
+// q's sizes with the last replaced by v's.
+Shape attentionOutputShape(const Tensor& q, const Tensor& v);
+
+// Writes the attention into `out` (contiguous, attentionOutputShape) on up
+// to `threads` threads (one where the work is small).
+void attentionF32(const Tensor& q, const Tensor& k, const Tensor& v, float scale, const Tensor& out,
+                  int threads);
+
+}  // namespace stitch
