@@ -5,6 +5,7 @@
 #include "fusion/block_deps.h"
 #include "fusion/deep_fusion.h"
 #include "fusion/fusion_groups.h"
+#include "fusion/fusion_rules.h"
 #include "fusion/schedule_ops.h"
 #include "fusion/schedule_tuning.h"
 #include "fusion/sibling_fusion.h"
@@ -40,6 +41,10 @@ class Fuser {
 
  private:
   void emit(std::vector<const Node*> nodes, const BlockDeps& deps) {
+    if (viewsReadInPlace(nodes)) {
+      plan_.hostViews.insert(plan_.hostViews.end(), nodes.begin(), nodes.end());
+      return;
+    }
     FusedGroup g;
     std::unordered_set<const Node*> in(nodes.begin(), nodes.end());
     g.roots = groupRoots(nodes, in, deps);
@@ -83,6 +88,26 @@ class Fuser {
       return nullptr;
     const Node* producer = last->input(0)->node();
     return std::find(nodes.begin(), nodes.end(), producer) != nodes.end() ? last : nullptr;
+  }
+
+  // Whether the group is views alone whose every use outside it reads
+  // them where they are: an Assign op's source (the runtime writes it into
+  // the base) or fused.attention's operands (read through their strides).
+  // Attention decode's q[t].unsqueeze(2) and k[t] written into the cache
+  // were a copy kernel each per step.
+  static bool viewsReadInPlace(const std::vector<const Node*>& nodes) {
+    static const char* const kViews[] = {"immut.select",    "immut.slice",   "immut.unsqueeze", "immut.squeeze",
+                                         "immut.transpose", "immut.permute", "immut.expand"};
+    std::unordered_set<const Node*> in(nodes.begin(), nodes.end());
+    for (const Node* n : nodes) {
+      if (std::none_of(std::begin(kViews), std::end(kViews), [&](const char* k) { return n->is(k); })) return false;
+      for (const Use& u : n->output()->uses()) {
+        if (in.count(u.user)) continue;
+        const bool assignSource = isAssignOp(u.user) && u.index == 1;
+        if (!assignSource && !u.user->is("fused.attention")) return false;
+      }
+    }
+    return true;
   }
 
   // How much cheaper (cost model) the group must get to leave its root

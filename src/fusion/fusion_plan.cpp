@@ -5,8 +5,8 @@
 namespace stitch {
 
 std::string printFusionPlan(const FusionPlan& plan) {
-  if (plan.groups.empty()) return "";
-  ValueNamer names(*plan.groups.front().nodes.front()->graph());
+  if (plan.groups.empty() && plan.hostViews.empty()) return "";
+  ValueNamer names(plan.groups.empty() ? *plan.hostViews.front()->graph() : *plan.groups.front().nodes.front()->graph());
   std::string text;
   for (size_t i = 0; i < plan.groups.size(); ++i) {
     const FusedGroup& g = plan.groups[i];
@@ -19,6 +19,7 @@ std::string printFusionPlan(const FusionPlan& plan) {
     if (g.hostReshape)
       text += "host %" + names.name(g.hostReshape->output()) + "=" + g.hostReshape->kind() + "\n";
   }
+  for (const Node* n : plan.hostViews) text += "host view %" + names.name(n->output()) + "=" + n->kind() + "\n";
   return text;
 }
 

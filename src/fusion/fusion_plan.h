@@ -34,6 +34,11 @@ struct FusedGroup {
 struct FusionPlan {
   std::vector<FusedGroup> groups;                // program order of their last node, blocks nested
   std::unordered_map<const Node*, int> groupOf;  // member -> index in groups
+  // Views (select, slice, unsqueeze, ...) that fusion left ungrouped
+  // because every use reads them where they are: the source of an Assign
+  // op, an operand of fused.attention. They run on the host as views of
+  // their operands; a kernel would only copy them.
+  std::vector<const Node*> hostViews;
 };
 
 // One line per group, e.g.
@@ -41,7 +46,7 @@ struct FusionPlan {
 // and with several roots (the schedule's root last):
 //   group g3 roots %c %h.1 schedule (split_dim=0, sword=2, Row) nodes: ...
 // and `host %21=immut.view` after the group when its root's reshape runs
-// on the host.
+// on the host; last, `host view %7=immut.select` per host view.
 std::string printFusionPlan(const FusionPlan& plan);
 
 }  // namespace stitch

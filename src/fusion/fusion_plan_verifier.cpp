@@ -71,6 +71,9 @@ void verifyFusionPlan(const Graph& graph, const FusionPlan& plan, const std::fun
   verifier.block(graph.top());
   STITCH_ASSERT(verifier.verified() == plan.groups.size(), "fusion plan has ", plan.groups.size(),
                 " groups but ", verifier.verified(), " stand in the graph's blocks");
+  for (const Node* n : plan.hostViews)
+    STITCH_ASSERT(!plan.groupOf.count(n) && kernelOp(n) && n->graph() == &graph, "host view ", n->kind(),
+                  " is grouped or not a kernel op of this graph");
 }
 
 }  // namespace stitch

@@ -197,6 +197,7 @@ void attendChunk(const Block& b, const Strides& s, float* maxOut, float* sumOut,
 }
 
 // The chunks' partials of one row, in chunk order, into out (dimV).
+STITCH_CPU_CLONES("avx512f", "fma", "default")
 void combineChunks(const float* maxes, const float* sums, const float* const* accs, int64_t chunks,
                    int64_t dimV, float* out) {
   float top = maxes[0];

@@ -343,9 +343,13 @@ class ProgramRun {
   // which also raises PyTorch's errors for operands that do not fit.
   void callAttention(const Kernel& k) {
     const Node* node = k.nodes[0];
-    const Tensor& q = lookup(node->input(0)).toTensor();
-    const Tensor& keys = lookup(node->input(1)).toTensor();
-    const Tensor& v = lookup(node->input(2)).toTensor();
+    // Rows must be contiguous: an operand strided along its last dim is
+    // copied first.
+    auto rows = [&](const Value* v) {
+      const Tensor& t = lookup(v).toTensor();
+      return t.dim() > 0 && t.size(t.dim() - 1) > 1 && t.stride(t.dim() - 1) != 1 ? t.contiguous() : t;
+    };
+    const Tensor q = rows(node->input(0)), keys = rows(node->input(1)), v = rows(node->input(2));
     if (!attentionApplies(q, keys, v)) return runNodesOnHost(k);
     Tensor out = p_.pool_.allocate(attentionOutputShape(q, v), DType::f32);
     attentionF32(q, keys, v, (float)lookup(node->input(3)).toDouble(), out, p_.threads_);

@@ -158,7 +158,7 @@ static void stitch_run_blocks(stitch_block_range body, void* const* bufs, const 
   else if (count > 0) body(bufs, params, 0, count);
 }
 
-static inline float stitch_max_f32(float a, float b) { return a != a ? a : b != b ? b : a > b ? a : b; }
+static inline float stitch_max_f32(float a, float b) { return a != a || b != b ? a + b : a > b ? a : b; }
 
 static void relu_scale_blocks(void* const* bufs, const stitch_scalar* params, int64_t block_begin, int64_t block_end) {
   float* restrict data0 = (float*)bufs[0];

@@ -503,5 +503,29 @@ def f(x: torch.Tensor):
   EXPECT_EQ(kept.plan.groups[0].hostReshape, nullptr);
 }
 
+// A view whose every use reads it in place (an Assign's source: the runtime
+// writes it into the base) runs on the host, no copy kernel; the same view
+// feeding arithmetic, or returned, is a kernel's work as before.
+TEST(FusionDecisions, ViewsReadInPlaceRunOnTheHost) {
+  Fused written = fuse({"cache_write", R"(
+def f(cache: torch.Tensor, k: torch.Tensor, t: int):
+    cache[:, t] = k[t].unsqueeze(0).squeeze(0)
+    return cache
+)", {T({4, 9, 8}), T({6, 4, 8}), I(2)}});
+  const std::string text = printFusionPlan(written.plan);
+  ASSERT_EQ(written.plan.hostViews.size(), 3u) << text;
+  for (const Node* n : written.plan.hostViews) EXPECT_EQ(written.plan.groupOf.count(n), 0u) << text;
+  EXPECT_NE(text.find("host view %"), std::string::npos) << text;
+  for (const FusedGroup& g : written.plan.groups)
+    for (const Node* n : g.nodes) EXPECT_FALSE(n->is("immut.select")) << text;
+
+  for (const char* use : {"return k[t] * 2.0", "return k[t]"}) {
+    Fused computed = fuse({"computed", std::string("\ndef f(k: torch.Tensor, t: int):\n    ") + use + "\n",
+                           {T({6, 4, 8}), I(2)}});
+    EXPECT_TRUE(computed.plan.hostViews.empty()) << use << "\n" << printFusionPlan(computed.plan);
+    EXPECT_EQ(computed.plan.groups.size(), 1u) << use << "\n" << printFusionPlan(computed.plan);
+  }
+}
+
 }  // namespace
 }  // namespace stitch::fusion_test

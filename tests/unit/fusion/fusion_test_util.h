@@ -114,6 +114,17 @@ inline ::testing::AssertionResult planKeepsInvariants(const Graph& g, const Fusi
       bool op = options.kernelOp(n);
       bool leftToHost = std::any_of(plan.groups.begin(), plan.groups.end(),
                                     [&](const FusedGroup& g) { return g.hostReshape == n; });
+      auto isHostView = [&](const Node* m) {
+        return std::find(plan.hostViews.begin(), plan.hostViews.end(), m) != plan.hostViews.end();
+      };
+      if (isHostView(n)) {
+        leftToHost = true;
+        // Every use reads it in place: another host view, an Assign's
+        // source, an attention operand.
+        for (const Use& u : n->output()->uses())
+          if (!isHostView(u.user) && !(isAssign(u.user) && u.index == 1) && !u.user->is("fused.attention"))
+            return ::testing::AssertionFailure() << "host view " << n->kind() << " used by " << u.user->kind();
+      }
       if (op != (plan.groupOf.count(n) != 0 || leftToHost))
         return ::testing::AssertionFailure() << n->kind() << " grouped wrongly";
     }
