@@ -92,19 +92,33 @@ class Fuser {
 
   // Whether the group is views alone whose every use outside it reads
   // them where they are: an Assign op's source (the runtime writes it into
-  // the base) or fused.attention's operands (read through their strides).
-  // Attention decode's q[t].unsqueeze(2) and k[t] written into the cache
-  // were a copy kernel each per step.
-  static bool viewsReadInPlace(const std::vector<const Node*>& nodes) {
+  // the base) or fused.attention's operands (read through their strides);
+  // or, for views of a buffer the program made itself (a kernel's or the
+  // attention kernel's output), a list element (stack / cat copy it; the
+  // view keeps the buffer from being reused). A view of an input may not go
+  // into a list: the input's write-back after the run would change it.
+  // Attention decode's q[t].unsqueeze(2), k[t] written into the cache and
+  // the step's output squeezed into the list were a copy kernel each per
+  // step.
+  bool viewsReadInPlace(const std::vector<const Node*>& nodes) const {
     static const char* const kViews[] = {"immut.select",    "immut.slice",   "immut.unsqueeze", "immut.squeeze",
                                          "immut.transpose", "immut.permute", "immut.expand"};
     std::unordered_set<const Node*> in(nodes.begin(), nodes.end());
+    bool fresh = true;  // every view's base is a buffer the program made
+    for (const Node* n : nodes) {
+      const Value* base = n->input(0);
+      if (base->isBlockParam()) fresh = false;
+      else if (!in.count(base->node()) && !base->node()->is("fused.attention") && !plan_.groupOf.count(base->node()))
+        fresh = false;
+    }
     for (const Node* n : nodes) {
       if (std::none_of(std::begin(kViews), std::end(kViews), [&](const char* k) { return n->is(k); })) return false;
       for (const Use& u : n->output()->uses()) {
         if (in.count(u.user)) continue;
         const bool assignSource = isAssignOp(u.user) && u.index == 1;
-        if (!assignSource && !u.user->is("fused.attention")) return false;
+        const bool listElement = fresh && (u.user->is("prim.list_construct") ||
+                                           (u.user->is("list.append") && u.index == 1));
+        if (!assignSource && !listElement && !u.user->is("fused.attention")) return false;
       }
     }
     return true;

@@ -1,6 +1,8 @@
 // Golden tests of fusion decisions on small graphs: the plan's text (one
 // line per group, schedules masked) after deep and sibling fusion.
 #include "fusion_test_util.h"
+#include "passes/attention_chains.h"
+#include "passes/dce.h"
 
 namespace stitch::fusion_test {
 namespace {
@@ -518,6 +520,30 @@ def f(cache: torch.Tensor, k: torch.Tensor, t: int):
   EXPECT_NE(text.find("host view %"), std::string::npos) << text;
   for (const FusedGroup& g : written.plan.groups)
     for (const Node* n : g.nodes) EXPECT_FALSE(n->is("immut.select")) << text;
+
+  // A view of fused.attention's output (a buffer the program made) goes
+  // into the list as a host view, as does the query row (an operand); a
+  // view of an input appended to the list stays a kernel's copy.
+  Fused listed;
+  listed.graph = simplifiedGraph({"listed", R"(
+def f(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor):
+    outs: List[torch.Tensor] = []
+    for t in range(q.shape[0]):
+        p = torch.softmax(q[t] @ k.transpose(-1, -2) * 0.5, dim=-1)
+        outs.append((p @ v).squeeze(1))
+        outs.append(v[:, t])
+    return torch.stack(outs)
+)", {T({3, 2, 1, 8}), T({2, 5, 8}), T({2, 5, 8})}});
+  ASSERT_TRUE(formAttentionChains(*listed.graph));
+  eliminateDeadCode(*listed.graph);
+  listed.plan = fuseGraph(*listed.graph, testOptions());
+  EXPECT_TRUE(planKeepsInvariants(*listed.graph, listed.plan, testOptions()));
+  const std::string listedText = printFusionPlan(listed.plan);
+  std::vector<std::string> hostKinds;
+  for (const Node* n : listed.plan.hostViews) hostKinds.push_back(n->kind());
+  EXPECT_EQ(hostKinds, (std::vector<std::string>{"immut.select", "immut.squeeze"})) << listedText;
+  ASSERT_EQ(listed.plan.groups.size(), 1u) << listedText;
+  EXPECT_TRUE(listed.plan.groups[0].nodes.front()->is("immut.select")) << listedText;
 
   for (const char* use : {"return k[t] * 2.0", "return k[t]"}) {
     Fused computed = fuse({"computed", std::string("\ndef f(k: torch.Tensor, t: int):\n    ") + use + "\n",

@@ -64,5 +64,24 @@ def f(xs: List[torch.Tensor], k: int) -> Tuple[torch.Tensor, torch.Tensor, torch
     expectAgreesWithInterpreter(c, {IValue::list({randomTensor({4, 3}, DType::f32)}), IValue(int64_t(1))});
 }
 
+// Views fusion leaves to the host (fusion_plan.h hostViews): a decode
+// step's row written into the cache, its query and its output squeezed into
+// the list run as views, no copy kernel.
+TEST_F(HostViews, FusionLeavesViewsReadInPlaceToTheHost) {
+  Compiled decode = compileProgram(R"PY(
+def f(q: torch.Tensor, k: torch.Tensor, cache: torch.Tensor) -> Tuple[torch.Tensor, torch.Tensor]:
+    outs: List[torch.Tensor] = []
+    for t in range(q.shape[0]):
+        cache[:, t] = k[t]
+        p = torch.softmax(q[t].unsqueeze(1) @ cache[:, :t + 1].transpose(-1, -2), dim=-1)
+        outs.append((p @ cache[:, :t + 1]).squeeze(1))
+    return torch.stack(outs), cache
+)PY", "f", {"q=f32[5,3,8]", "k=f32[5,3,8]", "cache=f32[3,6,8]"});
+  IValueList in{IValue(randomTensor({5, 3, 8}, DType::f32)), IValue(randomTensor({5, 3, 8}, DType::f32)),
+                IValue(randomTensor({3, 6, 8}, DType::f32))};
+  RunStats stats = expectAgreesWithInterpreter(decode, in, 1e-5);
+  EXPECT_EQ(stats.kernelCalls, 2 * 5) << "per step the cache write and the attention; the views cost no kernel";
+}
+
 }  // namespace
 }  // namespace stitch
