@@ -116,12 +116,26 @@ void Linearizer::emitReduce(int i) {
     // Not cachable: the lane changes between loads.
     int folded = g_.add(makeUOp(UOpKind::Load, acc, {laneArray, lane}), false);
     const int start = g_.alu(AluOp::Mul, DType::i64, {o, c(unroll * width)});
+    // Where the combine is exact whatever the order (max, min, integer
+    // sums and products) the trip's terms combine pairwise first and the
+    // lane's running value once: one dependent step per trip instead of
+    // `unroll` (a softmax's max pass waited on that chain).
+    const bool anyOrder = n.reduce == ReduceOp::Max || n.reduce == ReduceOp::Min || !isFloating(acc);
+    std::vector<int> terms;
     for (int64_t u = 0; u < unroll; ++u) {
       bind(last, g_.alu(AluOp::Add, DType::i64, {g_.alu(AluOp::Add, DType::i64, {start, c(u * width)}), lane}));
       emitBodyNodes(body, last);
-      folded = combineWith(folded, bodyValue());
+      if (anyOrder) terms.push_back(bodyValue());
+      else folded = combineWith(folded, bodyValue());
       forget();
     }
+    while (terms.size() > 1) {
+      std::vector<int> pairs;
+      for (size_t t = 0; t + 1 < terms.size(); t += 2) pairs.push_back(combineWith(terms[t], terms[t + 1]));
+      if (terms.size() % 2) pairs.push_back(terms.back());
+      terms = std::move(pairs);
+    }
+    if (!terms.empty()) folded = combineWith(folded, terms[0]);
     g_.add(makeUOp(UOpKind::Store, acc, {laneArray, lane, folded}), false);
     endLoop(lane);
     endLoop(o);
