@@ -274,10 +274,19 @@ void Linearizer::emitColumnFill(int i, int buffer) {
   int l = loopUOp(c(0), c(extent));
   g_.add(makeUOp(UOpKind::Store, acc, {buffer, l, init}), false);
   endLoop(l);
+  // The innermost reduce variable k advances `jam` terms per pass over f
+  // (unroll and jam): each element takes the same terms in the same order,
+  // but is loaded and stored once per `jam` of them (a GEMV's tile was
+  // bound by its stores).
+  const int last = red.reduceVars.back();
+  const int64_t lastExtent = tg_.reduceExtent(last);
+  const int64_t jam = lastExtent % 4 == 0 ? 4 : lastExtent % 2 == 0 ? 2 : 1;
   std::vector<int> loops;
   for (int r : red.reduceVars) {
-    int lr = loopUOp(c(0), c(tg_.reduceExtent(r)));
+    const bool jammed = r == last;
+    int lr = loopUOp(c(0), c(jammed ? lastExtent / jam : tg_.reduceExtent(r)));
     loops.push_back(lr);
+    if (jammed) break;  // bound per term inside f's loop
     value_[reduceVarNode_.at(r)] = lr;
     bound_[r] = 1;
     emitBodyNodes(red.args[0], r);  // what does not depend on f: x[k]
@@ -285,13 +294,25 @@ void Linearizer::emitColumnFill(int i, int buffer) {
   int lf = loopUOp(c(0), c(extent));
   value_[reduceVarNode_.at(f)] = lf;
   bound_[f] = 1;
-  emitBodyNodes(red.args[0], f);
-  int v = value_[red.args[0]];
-  STITCH_ASSERT(v >= 0, "column fill body of %", i, " not emitted");
-  if (g_.at(v).dtype != acc) v = g_.add(makeUOp(UOpKind::Cast, acc, {v}));
   // Not cachable: the element changes between loads.
-  int prev = g_.add(makeUOp(UOpKind::Load, acc, {buffer, lf}), false);
-  g_.add(makeUOp(UOpKind::Store, acc, {buffer, lf, combine(red.reduce, acc, prev, v)}), false);
+  int folded = g_.add(makeUOp(UOpKind::Load, acc, {buffer, lf}), false);
+  const int start = g_.alu(AluOp::Mul, DType::i64, {loops.back(), c(jam)});
+  for (int64_t u = 0; u < jam; ++u) {
+    value_[reduceVarNode_.at(last)] = g_.alu(AluOp::Add, DType::i64, {start, c(u)});
+    bound_[last] = 1;
+    emitBodyNodes(red.args[0], last);
+    emitBodyNodes(red.args[0], f);
+    int v = value_[red.args[0]];
+    STITCH_ASSERT(v >= 0, "column fill body of %", i, " not emitted");
+    if (g_.at(v).dtype != acc) v = g_.add(makeUOp(UOpKind::Cast, acc, {v}));
+    folded = combine(red.reduce, acc, folded, v);
+    // The next term's values are its own.
+    for (size_t k = 0; k < value_.size(); ++k) {
+      const auto& rv = rvars_[k];
+      if (tg_.node((int)k).op != TOp::ReduceVar && std::find(rv.begin(), rv.end(), last) != rv.end()) value_[k] = -1;
+    }
+  }
+  g_.add(makeUOp(UOpKind::Store, acc, {buffer, lf, folded}), false);
   endLoop(lf);
   for (auto it = loops.rbegin(); it != loops.rend(); ++it) endLoop(*it);
   bound_[f] = 0;

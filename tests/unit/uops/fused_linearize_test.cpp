@@ -182,7 +182,9 @@ namespace {
 // (greedy decoding's `argmax(h @ w)`; a softmax of it): the product's tile
 // is filled by columns — w's rows in order, the tile accumulating across
 // its columns — so every step reads a contiguous row of w instead of a
-// strided column, and each element still sums its k terms in order.
+// strided column, and each element still sums its k terms in order; a
+// pass over the columns takes 4 (or 2) rows of w, one load and store of
+// the element per pass (unroll and jam).
 TEST(FusedLinearize, ProductTileFilledByColumns) {
   const int64_t k = testing::randInt(3, 40), n = testing::randInt(16, 90);
   for (const char* src : {"def f(h: torch.Tensor, w: torch.Tensor):\n    return torch.softmax(h @ w, -1)\n",
@@ -196,7 +198,8 @@ TEST(FusedLinearize, ProductTileFilledByColumns) {
     KernelUOps uops = linearize(kern);
     SCOPED_TRACE(uops.uops.str());
     // The tile's accumulating store sits in a loop of n iterations nested
-    // in one of k, and no lane array serves the product.
+    // in one of k / jam, its value a chain of jam multiply-adds.
+    const int64_t jam = k % 4 == 0 ? 4 : k % 2 == 0 ? 2 : 1;
     int local = -1;
     for (int id = 0; id < uops.uops.size() && local < 0; ++id)
       if (uops.uops.at(id).kind == UOpKind::DefineLocal && uops.uops.at(id).name == kern.block.locals[0].name)
@@ -209,11 +212,14 @@ TEST(FusedLinearize, ProductTileFilledByColumns) {
       const UOp& u = uops.uops.at(id);
       if (u.kind == UOpKind::Loop) open.push_back(uops.uops.at(u.src[1]).ival);
       if (u.kind == UOpKind::EndLoop && uops.uops.at(u.src[0]).kind == UOpKind::Loop) open.pop_back();
-      if (u.kind == UOpKind::Store && u.src[0] == local && uops.uops.at(u.src[2]).kind == UOpKind::Alu &&
-          uops.uops.at(u.src[2]).alu == AluOp::MulAdd)
-        byColumns |= open.size() >= 2 && open.back() == n && open[open.size() - 2] == k;
+      if (u.kind != UOpKind::Store || u.src[0] != local) continue;
+      int chain = 0;  // multiply-adds from the stored value back to the element's load
+      for (int v = u.src[2]; uops.uops.at(v).kind == UOpKind::Alu && uops.uops.at(v).alu == AluOp::MulAdd;
+           v = uops.uops.at(v).src[2])
+        ++chain;
+      if (chain > 0) byColumns |= open.size() >= 2 && open.back() == n && open[open.size() - 2] == k / jam && chain == jam;
     }
-    EXPECT_TRUE(byColumns);
+    EXPECT_TRUE(byColumns) << "k " << k << " jam " << jam;
   }
 }
 
