@@ -9,6 +9,10 @@
 #include "common/kernel_math.h"
 #include "interp/reduce_loops.h"
 
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
 namespace stitch {
 
 namespace {
@@ -63,6 +67,44 @@ inline float foldLanes(const float* lanes) {
   for (int l = 0; l < 4; ++l) q[l] = h[l] + h[l + 4];
   return (q[0] + q[2]) + (q[1] + q[3]);
 }
+
+// Scales a row of scores in place and returns their max, a NaN winning.
+// GCC keeps the NaN-aware select of the portable loop scalar, so CPUs with
+// AVX-512 take vector compares; max is exact, so both give the same value
+// (up to the sign of a zero max, which exp(s - max) does not see).
+float scaleAndMaxPortable(float* sr, int64_t n, float scale) {
+  float m = -INFINITY;
+  for (int64_t j = 0; j < n; ++j) {
+    sr[j] *= scale;
+    m = maxKeepingNaN(m, sr[j]);
+  }
+  return m;
+}
+
+#if defined(__x86_64__)
+__attribute__((target("avx512f"))) float scaleAndMaxAvx512(float* sr, int64_t n, float scale) {
+  const __m512 factor = _mm512_set1_ps(scale);
+  __m512 maxes = _mm512_set1_ps(-INFINITY);
+  __mmask16 nan = 0;
+  int64_t j = 0;
+  for (; j + kLanes <= n; j += kLanes) {
+    const __m512 x = _mm512_mul_ps(_mm512_loadu_ps(sr + j), factor);
+    _mm512_storeu_ps(sr + j, x);
+    nan |= _mm512_cmp_ps_mask(x, x, _CMP_UNORD_Q);
+    maxes = _mm512_max_ps(maxes, x);
+  }
+  const float m = _mm512_reduce_max_ps(maxes);
+  const float rest = scaleAndMaxPortable(sr + j, n - j, scale);
+  return nan ? NAN : maxKeepingNaN(m, rest);
+}
+
+float scaleAndMax(float* sr, int64_t n, float scale) {
+  static const bool avx512 = __builtin_cpu_supports("avx512f");
+  return avx512 ? scaleAndMaxAvx512(sr, n, scale) : scaleAndMaxPortable(sr, n, scale);
+}
+#else
+float scaleAndMax(float* sr, int64_t n, float scale) { return scaleAndMaxPortable(sr, n, scale); }
+#endif
 
 // Where a block of rows starts in each operand.
 struct Block {
@@ -120,19 +162,7 @@ __attribute__((always_inline)) inline void attendChunkOf(const Block& b, const S
   const int64_t fullKeys = b.keys / kLanes * kLanes;
   for (int64_t r = 0; r < rows; ++r) {
     float* sr = scores[r];
-    float maxLanes[kLanes];
-    for (int64_t l = 0; l < kLanes; ++l) maxLanes[l] = -INFINITY;
-    for (int64_t j = 0; j < fullKeys; j += kLanes)
-      for (int64_t l = 0; l < kLanes; ++l) {
-        sr[j + l] *= s.scale;
-        maxLanes[l] = maxKeepingNaN(maxLanes[l], sr[j + l]);
-      }
-    for (int64_t t = 0; fullKeys + t < b.keys; ++t) {
-      sr[fullKeys + t] *= s.scale;
-      maxLanes[t] = maxKeepingNaN(maxLanes[t], sr[fullKeys + t]);
-    }
-    float m = maxLanes[0];
-    for (int64_t l = 1; l < kLanes; ++l) m = maxKeepingNaN(m, maxLanes[l]);
+    const float m = scaleAndMax(sr, b.keys, s.scale);
     float sumLanes[kLanes] = {};
     for (int64_t j = 0; j < fullKeys; j += kLanes)
       for (int64_t l = 0; l < kLanes; ++l) {
