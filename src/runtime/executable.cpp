@@ -394,39 +394,51 @@ class ProgramRun {
     return copy;
   }
 
+  // The argument arrays live in the run and are reused by every call: a
+  // loop calls small kernels thousands of times, and each vector (and each
+  // copied Tensor's shape) was an allocation per call.
   void callGenerated(const Kernel& k, KernelFunction fn) {
     STITCH_ASSERT(fn, "kernel ", k.name, " has no loaded code");
-    std::vector<Tensor> inputs;
-    inputs.reserve(k.inputs.size());
-    for (const Value* v : k.inputs) {
+    const size_t nOut = k.outputs.size();
+    bufs_.assign(nOut + k.inputs.size(), nullptr);
+    denseCopies_.clear();
+    for (size_t i = 0; i < k.inputs.size(); ++i) {
+      const Value* v = k.inputs[i];
       const IValue& value = lookup(v);
       // A shape the static type did not foresee (data-dependent): the host
       // computes it exactly instead.
-      if (!value.isTensor() || !matchesStaticType(value.toTensor(), v)) return runNodesOnHost(k);
-      inputs.push_back(dense(value.toTensor()));
+      if (!value.isTensor() || !matchesStaticType(value.toTensor(), v)) {
+        denseCopies_.clear();
+        return runNodesOnHost(k);
+      }
+      const Tensor& t = value.toTensor();
+      if (t.isContiguous()) {
+        bufs_[nOut + i] = t.rawData();
+      } else {
+        denseCopies_.push_back(dense(t));
+        bufs_[nOut + i] = denseCopies_.back().rawData();
+      }
     }
-    std::vector<StitchScalar> params(k.params.size());
+    params_.resize(k.params.size());
     for (size_t i = 0; i < k.params.size(); ++i) {
       const IValue& value = lookup(k.params[i]);
       if (k.params[i]->type()->kind() == TypeKind::Float)
-        params[i].f = value.toDouble();
+        params_[i].f = value.toDouble();
       else
-        params[i].i = value.toInt();
+        params_[i].i = value.toInt();
     }
-    std::vector<Tensor> outputs;
-    outputs.reserve(k.outputs.size());
+    outputs_.clear();
     bool anyElement = false;
-    for (const Value* v : k.outputs) {
-      const Type& type = staticTensorType(v);
-      outputs.push_back(p_.pool_.allocate(*type.shape(), *type.dtype()));
-      anyElement |= outputs.back().numel() > 0;
+    for (size_t i = 0; i < nOut; ++i) {
+      const Type& type = staticTensorType(k.outputs[i]);
+      outputs_.push_back(p_.pool_.allocate(*type.shape(), *type.dtype()));
+      anyElement |= outputs_.back().numel() > 0;
+      bufs_[i] = outputs_.back().rawData();
     }
-    std::vector<void*> bufs;
-    bufs.reserve(outputs.size() + inputs.size());
-    for (const Tensor& t : outputs) bufs.push_back(t.rawData());
-    for (const Tensor& t : inputs) bufs.push_back(t.rawData());
-    if (anyElement) fn(bufs.data(), params.data(), p_.callThreads_[&k - p_.plan_.kernels.kernels.data()]);
-    for (size_t i = 0; i < outputs.size(); ++i) bind(k.outputs[i], std::move(outputs[i]));
+    if (anyElement) fn(bufs_.data(), params_.data(), p_.callThreads_[&k - p_.plan_.kernels.kernels.data()]);
+    denseCopies_.clear();
+    for (size_t i = 0; i < nOut; ++i) bind(k.outputs[i], std::move(outputs_[i]));
+    outputs_.clear();
   }
 
   // A copy kernel's operand: its value, or a list built inside the kernel
@@ -477,6 +489,10 @@ class ProgramRun {
   std::vector<IValue> env_;  // per value slot (ValueSlots)
   std::vector<char> bound_;
   int64_t kernelCalls_ = 0;
+  // callGenerated's argument arrays, kept between calls.
+  std::vector<void*> bufs_;
+  std::vector<StitchScalar> params_;
+  std::vector<Tensor> outputs_, denseCopies_;
   int64_t inPlaceAssigns_ = 0;
 };
 
