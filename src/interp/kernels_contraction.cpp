@@ -32,9 +32,7 @@ void registerContractionKernels(KernelRegistry& r) {
   // the same values as interpreting the chain, scale aside (a division by
   // c became a multiplication by 1 / c).
   r.add("fused.attention", [](const Node&, const IValueList& a) -> IValueList {
-    const Tensor& keys = a[1].toTensor();
-    if (keys.dim() < 2) throw UserError("attention expects keys of rank >= 2");
-    Tensor scores = matmulTensors(a[0].toTensor(), views::transpose(keys, -2, -1));
+    Tensor scores = matmulTensors(a[0].toTensor(), views::transpose(a[1].toTensor(), -2, -1));
     Tensor scaled = binaryKernel("mul", {IValue(scores), a[3]}, false).at(0).toTensor();
     return {IValue(matmulTensors(softmaxAlongDim(scaled, -1, std::nullopt, false), a[2].toTensor()))};
   });

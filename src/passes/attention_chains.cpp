@@ -4,6 +4,7 @@
 
 #include "ir/shape_util.h"
 #include "passes/alias_analysis.h"
+#include "passes/transposed_products.h"
 
 namespace stitch {
 
@@ -18,7 +19,7 @@ int64_t f32Rank(const Value* v) {
 
 const Dims& dimsOf(const Value* v) { return *v->type()->shape(); }
 
-// The one node using `v`, when it has exactly one use.
+// Whether `user` is the one use of `v`.
 bool usedOnceBy(const Value* v, const Node* user) {
   return v->uses().size() == 1 && v->uses().front().user == user;
 }
@@ -31,17 +32,6 @@ std::optional<int64_t> intConstant(const Value* v) {
 
 // Dim d of a rank-r tensor, as a non-negative index.
 int64_t wrapped(int64_t d, int64_t rank) { return d < 0 ? d + rank : d; }
-
-// The tensor whose last two dims `kt` swaps, or null.
-Value* transposedKeys(const Value* kt, int64_t rank) {
-  if (kt->isBlockParam() || !kt->node()->is("immut.transpose")) return nullptr;
-  const Node* n = kt->node();
-  auto d0 = intConstant(n->input(1)), d1 = intConstant(n->input(2));
-  if (!d0 || !d1) return nullptr;
-  int64_t a = wrapped(*d0, rank), b = wrapped(*d1, rank);
-  bool lastTwo = (a == rank - 2 && b == rank - 1) || (a == rank - 1 && b == rank - 2);
-  return lastTwo ? n->input(0) : nullptr;
-}
 
 struct Chain {
   Value* q = nullptr;
@@ -88,7 +78,7 @@ std::optional<Chain> match(Node* out) {
   if (scores->inputs().size() != 2) return std::nullopt;
   chain.q = scores->input(0);
   Value* kt = scores->input(1);
-  chain.k = transposedKeys(kt, rank);
+  chain.k = lastTwoDimsSwappedFrom(kt);
   if (!chain.k) return std::nullopt;
   for (const Value* x : {chain.q, chain.k, chain.v, p, t, s->first})
     if (f32Rank(x) != rank) return std::nullopt;

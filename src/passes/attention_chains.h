@@ -5,6 +5,7 @@
 // batch entry instead of once per product and query row.
 //
 //   %kt = immut.transpose(%k, -1, -2)      q: f32[8,4,64], k, v: f32[8,N,64]
+//                                          (or a permute swapping the last two)
 //   %s  = matmul(%q, %kt)
 //   %t  = div(%s, 8.0)                     (or mul by a constant, or neither)
 //   %p  = softmax(%t, -1, None)

@@ -14,39 +14,10 @@ std::optional<std::vector<int64_t>> staticShape(const Value* v) {
   return *t->shape();
 }
 
-// The tensor whose last two dims `v` swaps (a transpose or permute doing
-// only that), or null.
-Value* transposedSource(const Value* v) {
-  if (v->isBlockParam()) return nullptr;
-  const Node* n = v->node();
-  auto shape = staticShape(n->input(0));
-  if (!shape || shape->size() < 2) return nullptr;
-  const int64_t rank = (int64_t)shape->size();
-  auto normalized = [&](int64_t d) { return d < 0 ? d + rank : d; };
-  if (n->is("immut.transpose")) {
-    const Constant* d0 = constantOf(n->input(1));
-    const Constant* d1 = constantOf(n->input(2));
-    if (!d0 || !d1 || !d0->isInt() || !d1->isInt()) return nullptr;
-    int64_t a = normalized(d0->toInt()), b = normalized(d1->toInt());
-    bool lastTwo = (a == rank - 2 && b == rank - 1) || (a == rank - 1 && b == rank - 2);
-    return lastTwo ? n->input(0) : nullptr;
-  }
-  if (n->is("immut.permute")) {
-    const Constant* p = constantOf(n->input(1));
-    if (!p || !p->isIntList() || (int64_t)p->toIntList().size() != rank) return nullptr;
-    for (int64_t d = 0; d < rank; ++d) {
-      int64_t want = d == rank - 2 ? rank - 1 : d == rank - 1 ? rank - 2 : d;
-      if (normalized(p->toIntList()[d]) != want) return nullptr;
-    }
-    return n->input(0);
-  }
-  return nullptr;
-}
-
 bool rewrite(Graph& g, Node* n) {
   if (!(n->is("matmul") || n->is("bmm") || n->is("mm")) || n->inputs().size() != 2) return false;
   Value* a = n->input(0);
-  Value* source = transposedSource(n->input(1));
+  Value* source = lastTwoDimsSwappedFrom(n->input(1));
   auto as = staticShape(a);
   auto bs = source ? staticShape(source) : std::nullopt;
   if (!as || !bs || as->size() != bs->size() || (as->size() != 2 && as->size() != 3)) return false;
@@ -72,6 +43,31 @@ bool rewriteBlock(Graph& g, Block& block) {
 }
 
 }  // namespace
+
+Value* lastTwoDimsSwappedFrom(const Value* v) {
+  if (v->isBlockParam()) return nullptr;
+  const Node* n = v->node();
+  if (!(n->is("immut.transpose") || n->is("immut.permute"))) return nullptr;
+  const TypePtr& t = n->input(0)->type();
+  if (!t || !t->isTensor() || !t->shape() || t->shape()->size() < 2) return nullptr;
+  const int64_t rank = (int64_t)t->shape()->size();
+  auto normalized = [&](int64_t d) { return d < 0 ? d + rank : d; };
+  if (n->is("immut.transpose")) {
+    const Constant* d0 = constantOf(n->input(1));
+    const Constant* d1 = constantOf(n->input(2));
+    if (!d0 || !d1 || !d0->isInt() || !d1->isInt()) return nullptr;
+    int64_t a = normalized(d0->toInt()), b = normalized(d1->toInt());
+    bool lastTwo = (a == rank - 2 && b == rank - 1) || (a == rank - 1 && b == rank - 2);
+    return lastTwo ? n->input(0) : nullptr;
+  }
+  const Constant* p = constantOf(n->input(1));
+  if (!p || !p->isIntList() || (int64_t)p->toIntList().size() != rank) return nullptr;
+  for (int64_t d = 0; d < rank; ++d) {
+    int64_t want = d == rank - 2 ? rank - 1 : d == rank - 1 ? rank - 2 : d;
+    if (normalized(p->toIntList()[d]) != want) return nullptr;
+  }
+  return n->input(0);
+}
 
 bool readTransposedOperandsInPlace(Graph& graph) { return rewriteBlock(graph, *graph.top()); }
 

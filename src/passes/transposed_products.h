@@ -24,4 +24,9 @@ constexpr int64_t kMaxTransposedProductRows = 16;
 
 bool readTransposedOperandsInPlace(Graph& graph);
 
+// The tensor whose last two dims `v` swaps (an immut.transpose or
+// immut.permute doing only that, its operand of known rank >= 2), or null.
+// Shared with attention-chains (q @ k^T).
+Value* lastTwoDimsSwappedFrom(const Value* v);
+
 }  // namespace stitch

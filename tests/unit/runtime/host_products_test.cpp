@@ -19,21 +19,11 @@ namespace {
 
 using namespace rtest;
 
-int64_t randIn(int64_t lo, int64_t hi) { return lo + (int64_t)(rng()() % (uint64_t)(hi - lo + 1)); }
-
-// A dense f32 tensor of `shape` with uniform values in [-1, 1).
-Tensor uniform(const Shape& shape) {
-  Tensor t = Tensor::empty(shape, DType::f32);
-  std::uniform_real_distribution<double> real(-1, 1);
-  for (int64_t i = 0; i < t.numel(); ++i) t.setDouble(i, (float)real(rng()));
-  return t;
-}
-
 // `shape` as a view of a tensor whose last two dims are swapped in memory.
 Tensor transposedView(const Shape& shape) {
   Shape swapped = shape;
   std::swap(swapped[swapped.size() - 1], swapped[swapped.size() - 2]);
-  Tensor base = uniform(swapped);
+  Tensor base = uniformF32(swapped);
   Shape strides = base.strides();
   std::swap(strides[strides.size() - 1], strides[strides.size() - 2]);
   return base.asStrided(shape, strides, 0);
@@ -75,8 +65,8 @@ TEST(HostProducts, FewRowProductsMatchTheInterpreterInTheirOrder) {
     const bool alongK = trial % 2 == 0;  // b a transposed view (q @ k^T), else dense (p @ v)
     Shape as = batch, bs = batch;
     as.push_back(m), as.push_back(k), bs.push_back(k), bs.push_back(n);
-    Tensor a = trial % 3 == 0 ? transposedView(as) : uniform(as);
-    Tensor b = alongK ? transposedView(bs) : uniform(bs);
+    Tensor a = trial % 3 == 0 ? transposedView(as) : uniformF32(as);
+    Tensor b = alongK ? transposedView(bs) : uniformF32(bs);
     SCOPED_TRACE("trial " + std::to_string(trial) + " m " + std::to_string(m) + " k " + std::to_string(k) + " n " +
                  std::to_string(n) + (alongK ? " along k" : " along n"));
     std::optional<Tensor> got = fewRowProduct(a, b);
@@ -106,13 +96,13 @@ TEST(HostProducts, FewRowProductsMatchTheInterpreterInTheirOrder) {
 }
 
 TEST(HostProducts, OtherShapesAndDtypesAreLeftToTheInterpreter) {
-  EXPECT_FALSE(fewRowProduct(uniform({kFewRows + 1, 8}), uniform({8, 4})).has_value()) << "too many rows";
-  EXPECT_FALSE(fewRowProduct(uniform({1, 2, 8}), uniform({3, 8, 4})).has_value()) << "broadcast batch";
-  EXPECT_FALSE(fewRowProduct(uniform({2, 8}), uniform({8})).has_value()) << "1-d operand";
-  EXPECT_FALSE(fewRowProduct(uniform({2, 8}).to(DType::f64), uniform({8, 4}).to(DType::f64)).has_value());
+  EXPECT_FALSE(fewRowProduct(uniformF32({kFewRows + 1, 8}), uniformF32({8, 4})).has_value()) << "too many rows";
+  EXPECT_FALSE(fewRowProduct(uniformF32({1, 2, 8}), uniformF32({3, 8, 4})).has_value()) << "broadcast batch";
+  EXPECT_FALSE(fewRowProduct(uniformF32({2, 8}), uniformF32({8})).has_value()) << "1-d operand";
+  EXPECT_FALSE(fewRowProduct(uniformF32({2, 8}).to(DType::f64), uniformF32({8, 4}).to(DType::f64)).has_value());
   // b strided along both k and n: a column of a wider tensor's every other row.
-  Tensor wide = uniform({16, 8});
-  EXPECT_FALSE(fewRowProduct(uniform({2, 8}), wide.asStrided({8, 4}, {16, 2}, 0)).has_value());
+  Tensor wide = uniformF32({16, 8});
+  EXPECT_FALSE(fewRowProduct(uniformF32({2, 8}), wide.asStrided({8, 4}, {16, 2}, 0)).has_value());
 }
 
 // The products' shapes depend on the loop variable, so they run on the host

@@ -45,6 +45,17 @@ inline std::mt19937_64& rng() {
   return r;
 }
 
+// An integer uniform in [lo, hi].
+inline int64_t randIn(int64_t lo, int64_t hi) { return lo + (int64_t)(rng()() % (uint64_t)(hi - lo + 1)); }
+
+// A dense f32 tensor of `shape`, uniform in [lo, hi).
+inline Tensor uniformF32(const Shape& shape, double lo = -1, double hi = 1) {
+  Tensor t = Tensor::empty(shape, DType::f32);
+  std::uniform_real_distribution<double> real(lo, hi);
+  for (int64_t i = 0; i < t.numel(); ++i) t.setDouble(i, (float)real(rng()));
+  return t;
+}
+
 // Uniform in [-1, 1) for floats, [0, 10) for integers, 0/1 for bool; at
 // random a strided (transposed) view so kernels see non-dense inputs.
 inline Tensor randomTensor(const Shape& shape, DType dtype) {
