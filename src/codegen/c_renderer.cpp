@@ -63,6 +63,24 @@ class KernelWriter {
     return false;
   }
 
+  // Whether the grid closes before the kernel's end: a part after it runs
+  // once, after every block (a Column kernel's combine).
+  static bool hasAfterPart(const KernelUOps& kernel) {
+    const std::vector<UOp>& uops = kernel.uops.uops();
+    int grid = -1;
+    for (int id = 0; id < (int)uops.size(); ++id) {
+      if (uops[id].kind == UOpKind::Special && grid < 0) grid = id;
+      if (uops[id].kind == UOpKind::EndLoop && grid >= 0 && uops[id].src.at(0) == grid) return true;
+    }
+    return false;
+  }
+
+  static int64_t gridBlocks(const KernelUOps& kernel) {
+    for (const UOp& u : kernel.uops.uops())
+      if (u.kind == UOpKind::Special) return u.ival;
+    return 0;
+  }
+
   // Whether the kernel keeps a buffer in the scratch arena.
   static bool usesArena(const KernelUOps& kernel) {
     for (const UOp& u : kernel.uops.uops())
@@ -89,7 +107,10 @@ class KernelWriter {
     refs_.assign(uops.size(), "");
     const bool grid = gridKernel_ = hasGrid(kernel_);
     const std::string signature = "(void* const* bufs, const stitch_scalar* params, ";
-    out_ = grid ? cat("static void ", kernel_.name, "_blocks", signature, "int64_t block_begin, int64_t block_end) {\n")
+    // A block range that is the whole kernel is exported: a loop kernel
+    // runs it as one phase (runtime/loop_kernel.h).
+    const char* linkage = blockRangeCount(kernel_) > 0 ? "void " : "static void ";
+    out_ = grid ? cat(linkage, kernel_.name, "_blocks", signature, "int64_t block_begin, int64_t block_end) {\n")
                 : cat("void ", kernel_.name, signature, "int64_t threads) {\n");
     defScope_.assign(uops.size(), -1);
     for (int id = 0; id < (int)uops.size(); ++id) {
@@ -327,6 +348,11 @@ std::string renderC(const std::vector<KernelUOps>& kernels) {
   std::string helpers = prelude.text();
   return cat(kKernelAbiC, "#include <math.h>\n", anyGrid ? kParallelBlocksC : "", anyArena ? kArenaC : "",
              helpers.empty() ? "" : "\n", helpers, bodies);
+}
+
+int64_t blockRangeCount(const KernelUOps& kernel) {
+  if (KernelWriter::hasSharedScratch(kernel) || KernelWriter::hasAfterPart(kernel)) return 0;
+  return KernelWriter::gridBlocks(kernel);
 }
 
 }  // namespace stitch

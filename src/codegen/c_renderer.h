@@ -12,6 +12,7 @@
 // (codegen/parallel_blocks.h); the grid count never depends on the thread
 // count, so neither do the results.
 #pragma once
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -20,5 +21,11 @@
 namespace stitch {
 
 std::string renderC(const std::vector<KernelUOps>& kernels);
+
+// The grid's block count when the kernel's whole work is its exported block
+// range `void NAME_blocks(bufs, params, begin, end)` over [0, count) (no
+// scratch shared by the blocks, nothing after the grid); 0 when the kernel
+// has no grid or more than one.
+int64_t blockRangeCount(const KernelUOps& kernel);
 
 }  // namespace stitch

@@ -41,6 +41,11 @@ class DlLibrary final : public LoadedLibrary {
     if (!symbol) throw InternalError("compiled library " + path_ + " has no kernel '" + name + "'");
     return reinterpret_cast<KernelFunction>(symbol);
   }
+  BlockRangeFunction blockRange(const std::string& name) const override {
+    void* symbol = ::dlsym(handle_, (name + "_blocks").c_str());
+    if (!symbol) throw InternalError("compiled library " + path_ + " has no block range '" + name + "_blocks'");
+    return reinterpret_cast<BlockRangeFunction>(symbol);
+  }
   const std::string& path() const override { return path_; }
 
  private:

@@ -14,6 +14,7 @@
 #include <string>
 
 #include "codegen/kernel_abi.h"
+#include "codegen/parallel_blocks.h"
 
 namespace stitch {
 
@@ -22,6 +23,9 @@ class LoadedLibrary {
   virtual ~LoadedLibrary() = default;
   // The kernel's entry point; InternalError when the library lacks it.
   virtual KernelFunction function(const std::string& name) const = 0;
+  // The kernel's exported block range (NAME_blocks, codegen/c_renderer.h
+  // blockRangeCount); InternalError when the library lacks it.
+  virtual BlockRangeFunction blockRange(const std::string& name) const = 0;
   // Where the shared object lives (the cache entry).
   virtual const std::string& path() const = 0;
 };

@@ -33,13 +33,8 @@ void parallelBlocks(BlockRangeFunction body, void* const* bufs, const StitchScal
   }
 #pragma omp parallel num_threads((int)team)
   {
-    // schedule(static) without a chunk size: one contiguous range per
-    // thread, the first `count % n` ranges one block longer.
-    const int64_t n = omp_get_num_threads(), t = omp_get_thread_num();
-    const int64_t base = count / n, extra = count % n;
-    const int64_t begin = t * base + std::min(t, extra);
-    const int64_t end = begin + base + (t < extra ? 1 : 0);
-    if (begin < end) body(bufs, params, begin, end);
+    const BlockShare share = blockShare(count, omp_get_num_threads(), omp_get_thread_num());
+    if (share.begin < share.end) body(bufs, params, share.begin, share.end);
   }
 }
 

@@ -18,6 +18,18 @@ using BlockRangeFunction = void (*)(void* const* bufs, const StitchScalar* param
 using ParallelBlocksFunction = void (*)(BlockRangeFunction body, void* const* bufs,
                                         const StitchScalar* params, int64_t count, int64_t threads);
 
+// Thread t's share of `count` blocks among n threads, as OpenMP's
+// schedule(static) without a chunk size splits them: one contiguous range
+// per thread, the first `count % n` ranges one block longer.
+struct BlockShare {
+  int64_t begin, end;
+};
+inline BlockShare blockShare(int64_t count, int64_t n, int64_t t) {
+  const int64_t base = count / n, extra = count % n;
+  const int64_t begin = t * base + (t < extra ? t : extra);
+  return {begin, begin + base + (t < extra ? 1 : 0)};
+}
+
 // Runs body over [0, count) on min(threads, count) threads.
 void parallelBlocks(BlockRangeFunction body, void* const* bufs, const StitchScalar* params,
                     int64_t count, int64_t threads);

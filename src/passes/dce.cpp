@@ -99,11 +99,30 @@ bool pruneLoopCarried(Node* node) {
   return changed;
 }
 
+// A loop whose trip count is a constant <= 0, or whose start condition is
+// the constant false, never runs its body: its results are the values it
+// starts from.
+bool neverRuns(const Node* loop) {
+  auto constant = [](const Value* v) -> const Constant* {
+    const Node* def = v->node();
+    return def && def->is("prim.constant") ? &def->attr("value") : nullptr;
+  };
+  const Constant* trips = constant(loop->input(0));
+  const Constant* cond = constant(loop->input(1));
+  return (trips && trips->isInt() && trips->toInt() <= 0) || (cond && cond->isBool() && !cond->toBool());
+}
+
 bool sweepBlock(Block& block) {
   bool changed = false;
   std::vector<Node*> nodes = block.nodes();
   for (auto it = nodes.rbegin(); it != nodes.rend(); ++it) {
     Node* node = *it;
+    if (node->is("prim.loop") && neverRuns(node)) {
+      for (size_t k = 0; k < node->outputs().size(); ++k) node->output(k)->replaceAllUsesWith(node->input(k + 2));
+      node->destroy();
+      changed = true;
+      continue;
+    }
     for (Block* sub : node->blocks()) changed |= sweepBlock(*sub);
     if (anyOutputUsed(node) || !isRemovable(node)) {
       if (node->is("prim.if")) changed |= pruneIfOutputs(node);

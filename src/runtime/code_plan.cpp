@@ -14,6 +14,7 @@ KernelGraph planProgramKernels(const Graph& graph, bool pureGraph, const FusionP
   PlanOptions options;
   options.fuseChains = pureGraph;
   options.fusion = fusion;
+  options.loopKernels = pureGraph;
   return planKernels(graph, options);
 }
 

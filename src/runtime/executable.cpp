@@ -7,6 +7,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "codegen/c_renderer.h"
 #include "interp/interpreter.h"
 #include "runtime/attention_kernel.h"
 #include "runtime/buffer_pool.h"
@@ -14,6 +15,7 @@
 #include "runtime/copy_kernels.h"
 #include "runtime/host_ops.h"
 #include "runtime/in_place_assign.h"
+#include "runtime/loop_kernel.h"
 #include "runtime/value_liveness.h"
 #include "uops/uop_work.h"
 
@@ -86,6 +88,7 @@ class CompiledProgram final : public Executable {
     loadKernels();
     setUpContractions();
     findInPlaceAssigns(graph.top());
+    setUpLoopKernels();
   }
 
   IValueList run(const IValueList& inputs, RunStats* stats) override;
@@ -126,6 +129,26 @@ class CompiledProgram final : public Executable {
       if (k.kind == KernelKind::Contraction && k.nodes.size() == 1)
         contractions_[i] = ContractionKernel::create(*k.nodes[0], threads_);
     }
+  }
+
+  // Each loop kernel's program over the loaded phases.
+  void setUpLoopKernels() {
+    if (plan_.kernels.loops.empty()) return;
+    std::unordered_map<std::string, const KernelUOps*> uopsOf;
+    for (const KernelUOps& code : plan_.uops) uopsOf[code.name] = &code;
+    std::vector<PhaseCode> phases(plan_.kernels.kernels.size());
+    for (size_t i = 0; i < phases.size(); ++i) {
+      const Kernel& k = plan_.kernels.kernels[i];
+      if (k.kind != KernelKind::GraphDefined) continue;
+      phases[i].entry = functions_[i];
+      // Without uops (a plan of C source only) the kernel runs whole on one
+      // thread of the team.
+      auto code = uopsOf.find(k.name);
+      phases[i].blockCount = code != uopsOf.end() ? blockRangeCount(*code->second) : 0;
+      if (phases[i].blockCount > 0) phases[i].blocks = library_->blockRange(k.name);
+    }
+    for (const LoopKernel& loop : plan_.kernels.loops)
+      loopKernels_.emplace(loop.loop, std::make_unique<LoopKernelRunner>(loop, plan_.kernels, phases));
   }
 
   // Assign ops whose base value dies at them (and that are not part of a
@@ -185,6 +208,7 @@ class CompiledProgram final : public Executable {
   std::vector<std::unique_ptr<ContractionKernel>> contractions_;
   std::unordered_map<const Node*, const ViewKernel*> inPlaceAssigns_;  // -> inPlaceView
   std::unordered_map<const Node*, std::vector<bool>> movedCarries_;
+  std::unordered_map<const Node*, std::unique_ptr<LoopKernelRunner>> loopKernels_;
   BufferPool pool_;
   std::mutex runMutex_;
 };
@@ -283,6 +307,8 @@ class ProgramRun {
 
   // TorchScript's loop: runs while iter < max_trip_count and cond holds.
   void runLoop(const Node* node) {
+    auto kernel = p_.loopKernels_.find(node);
+    if (kernel != p_.loopKernels_.end() && runLoopKernel(node, *kernel->second)) return;
     const std::vector<Value*>& ins = node->inputs();
     STITCH_ASSERT(ins.size() >= 2, "prim.loop needs max_trip_count and cond");
     int64_t maxTrip = lookup(ins[0]).toInt();
@@ -303,6 +329,18 @@ class ProgramRun {
     bindOutputs(node, runLoopIterations(maxTrip, cond, std::move(carried), [&](IValueList params) {
                   return runBlock(body, std::move(params));
                 }));
+  }
+
+  // The whole loop in one call; false when a value it reads does not have
+  // its static type (the loop then runs here, step by step).
+  bool runLoopKernel(const Node* node, const LoopKernelRunner& kernel) {
+    loopOuter_.clear();
+    for (const Value* v : kernel.outerValues()) loopOuter_.push_back(&lookup(v));
+    IValueList outputs;
+    if (!kernel.run(loopOuter_, p_.pool_, p_.threads_, outputs)) return false;
+    ++kernelCalls_;
+    bindOutputs(node, std::move(outputs));
+    return true;
   }
 
   void runIf(const Node* node) {
@@ -493,6 +531,7 @@ class ProgramRun {
   std::vector<void*> bufs_;
   std::vector<StitchScalar> params_;
   std::vector<Tensor> outputs_, denseCopies_;
+  std::vector<const IValue*> loopOuter_;
   int64_t inPlaceAssigns_ = 0;
 };
 

@@ -107,8 +107,18 @@ struct Kernel {
   BlockGraph block;                    // GraphDefined only
 };
 
+// A loop that runs as one kernel (ugraph/loop_kernels.h): the loop node
+// with everything nested in it; the kernels of its body are its phases.
+struct LoopKernel {
+  std::string name;            // "loop0", "loop1", ...
+  const Node* loop = nullptr;  // the prim.loop
+};
+
 struct KernelGraph {
   std::vector<Kernel> kernels;
+  std::vector<LoopKernel> loops;
+  // A loop kernel's prim.loop -> its index in `loops`.
+  std::unordered_map<const Node*, int> loopAt;
   // The last node of each kernel -> its index in `kernels`.
   std::unordered_map<const Node*, int> kernelAt;
   // Every node that belongs to some kernel (the runtime skips all of them

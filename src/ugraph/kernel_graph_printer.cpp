@@ -74,6 +74,36 @@ void printKernel(std::ostringstream& o, const Kernel& k, const ValueNamer& names
   for (std::string line; std::getline(lines, line);) o << "  " << line << "\n";
 }
 
+std::string valueList(const std::vector<Value*>& values, size_t from, const ValueNamer& names) {
+  std::string s;
+  for (size_t i = from; i < values.size(); ++i) s += (i > from ? ", %" : "%") + names.name(values[i]);
+  return s;
+}
+
+// A loop kernel's body: its phases (each followed by the team's barrier),
+// the scalars each thread computes, nested loops and the carried values.
+void printLoopBody(std::ostringstream& o, const Node* loop, const KernelGraph& graph, const ValueNamer& names,
+                   const std::string& indent) {
+  const Block* body = loop->block(0);
+  o << indent << "for %" << names.name(body->param(0)) << " in range(%" << names.name(loop->input(0)) << "):\n";
+  const std::string in = indent + "  ";
+  for (const Node* n : *body) {
+    auto at = graph.kernelAt.find(n);
+    if (at != graph.kernelAt.end()) {
+      const Kernel& k = graph.kernels[at->second];
+      o << in << "phase " << k.name << " grid (" << listStr(k.block.grid) << "); barrier\n";
+    } else if (n->is("prim.loop")) {
+      printLoopBody(o, n, graph, names, in);
+    } else if (n->is("list.append")) {
+      o << in << "append %" << names.name(n->input(1)) << " to its row of %" << names.name(n->input(0)) << "\n";
+    } else if (n->kind().rfind("scalar.", 0) == 0) {
+      o << in << "scalar %" << names.name(n->output()) << "=" << n->kind() << "\n";
+    }
+  }
+  for (size_t i = 1; i < body->params().size(); ++i)
+    o << in << "carry %" << names.name(body->param(i)) << " <- %" << names.name(body->ret(i)) << "\n";
+}
+
 }  // namespace
 
 std::string printKernelGraph(const KernelGraph& graph) {
@@ -81,6 +111,11 @@ std::string printKernelGraph(const KernelGraph& graph) {
   if (graph.kernels.empty()) return "(no kernels)\n";
   ValueNamer names(*graph.kernels.front().nodes.front()->graph());
   for (const Kernel& k : graph.kernels) printKernel(o, k, names);
+  for (const LoopKernel& l : graph.loops) {
+    o << "loop kernel " << l.name << ": " << valueList(l.loop->outputs(), 0, names) << " = prim.loop("
+      << valueList(l.loop->inputs(), 0, names) << "), one call, one team of threads\n";
+    printLoopBody(o, l.loop, graph, names, "  ");
+  }
   return o.str();
 }
 

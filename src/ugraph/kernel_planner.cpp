@@ -10,6 +10,7 @@
 #include "fusion/fusion_rules.h"
 #include "ir/op_registry.h"
 #include "ugraph/block_graph_builder.h"
+#include "ugraph/loop_kernels.h"
 #include "ugraph/lowering.h"
 
 namespace stitch {
@@ -188,6 +189,7 @@ KernelGraph planKernels(const Graph& graph, const PlanOptions& options) {
   if (options.fusion) verifyFusionPlan(graph, *options.fusion, canRunInKernel);
   KernelGraph out;
   Planner(options, out).planBlock(graph.top());
+  if (options.loopKernels) planLoopKernels(graph, out);
   return out;
 }
 

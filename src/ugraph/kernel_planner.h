@@ -36,6 +36,8 @@ struct PlanOptions {
   // The fused groups (fusion/fusion.h) to build kernels from; null: the
   // planner forms its own groups as above.
   const FusionPlan* fusion = nullptr;
+  // Also plan loop kernels (ugraph/loop_kernels.h); pure graphs only.
+  bool loopKernels = false;
 };
 
 // Whether a node can run inside a generated kernel: pure, not a view, not in

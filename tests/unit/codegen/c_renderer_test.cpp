@@ -160,7 +160,7 @@ static void stitch_run_blocks(stitch_block_range body, void* const* bufs, const 
 
 static inline float stitch_max_f32(float a, float b) { return a != a || b != b ? a + b : a > b ? a : b; }
 
-static void relu_scale_blocks(void* const* bufs, const stitch_scalar* params, int64_t block_begin, int64_t block_end) {
+void relu_scale_blocks(void* const* bufs, const stitch_scalar* params, int64_t block_begin, int64_t block_end) {
   float* restrict data0 = (float*)bufs[0];
   const float* restrict data1 = (const float*)bufs[1];
   for (int64_t gidx0 = block_begin; gidx0 < block_end; ++gidx0) {

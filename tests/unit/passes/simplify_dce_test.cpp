@@ -134,5 +134,26 @@ def f(x: torch.Tensor, n: int):
   EXPECT_EQ(countKind(after->top(), "prim.loop"), 0u);
 }
 
+// A loop that never runs goes even when its body has effects; its results
+// are the values it starts from (a peeled loop of one trip leaves one).
+TEST(SimplifyDce, RemovesLoopsThatNeverRun) {
+  Program p{"never_runs", R"(
+def f(x: torch.Tensor, n: int):
+    y = x
+    z = x * 3.0
+    for i in range(0):
+        y = y * 2.0
+        if i > n:
+            raise ValueError("never")
+        z = z + y
+    return y + 1.0, z
+)", {T({3}), I(3)}};
+  auto before = functionalGraph(p);
+  ASSERT_EQ(countKind(before->top(), "prim.loop"), 1u);
+  auto after = checkPass(p, *before, eliminateDeadCode, true);
+  EXPECT_EQ(countKind(after->top(), "prim.loop"), 0u);
+  EXPECT_EQ(countKind(after->top(), "prim.raise"), 0u);
+}
+
 }  // namespace
 }  // namespace stitch::simplify_test

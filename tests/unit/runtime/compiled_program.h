@@ -25,9 +25,10 @@ struct Compiled {
 };
 
 // Compiles function `fn` of `source` (imports prepended) for inputs given as
-// NAME=SPEC strings; the executable runs on 1 to 3 threads, chosen at random.
+// NAME=SPEC strings; the executable runs on `threads` threads, or on 1 to 3
+// chosen at random.
 inline Compiled compileProgram(const std::string& source, const std::string& fn,
-                               const std::vector<std::string>& specs) {
+                               const std::vector<std::string>& specs, int threads = 0) {
   std::string path = (std::filesystem::temp_directory_path() /
                       ("stitch-runtime-" + std::to_string(::getpid()) + "-" + fn + ".py"))
                          .string();
@@ -42,7 +43,7 @@ inline Compiled compileProgram(const std::string& source, const std::string& fn,
   c.result = runPipeline(*c.program.module, c.program.entry.name, c.types, options, logger);
   ExecutableOptions eo;
   eo.pureGraph = c.result.functionalFallback.empty();
-  eo.threads = 1 + (int)(rng()() % 3);
+  eo.threads = threads > 0 ? threads : 1 + (int)(rng()() % 3);
   c.exe = Executable::build(*c.result.graph, std::move(c.result.code), eo);
   return c;
 }

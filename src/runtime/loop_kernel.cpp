@@ -1,0 +1,528 @@
+#include "runtime/loop_kernel.h"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <cstring>
+#include <unordered_map>
+
+#include "common/error.h"
+#include "runtime/team_barrier.h"
+
+namespace stitch {
+
+namespace {
+
+enum class ScalarOp : uint8_t { Add, Sub, Mul, Min, Max, Neg };
+
+struct KernelStep {
+  int kernel = 0;
+  std::vector<int> buffers;  // tensor registers: the kernel's outputs, then its inputs
+  std::vector<int> params;   // scalar registers
+};
+
+struct ScalarStep {
+  ScalarOp op = ScalarOp::Add;
+  int dst = 0, a = 0, b = 0;
+};
+
+struct AppendStep {
+  int list = 0;     // index into lists_
+  int source = 0;   // tensor register
+  int counter = 0;  // the outermost loop's counter register: the row
+};
+
+enum class CarryKind : uint8_t { PingPong, PassThrough, Copy, Scalar, List };
+
+struct Carry {
+  CarryKind kind = CarryKind::Copy;
+  // Registers (tensor or scalar by kind); List: `param` is the list index.
+  int init = -1, param = -1, yield = -1, output = -1;
+  int bufferA = -1, bufferB = -1;  // PingPong / Copy: the value's two homes
+  size_t bytes = 0;
+};
+
+enum class StepKind : uint8_t { Kernel, Scalar, Loop, Append };
+
+struct Step {
+  StepKind kind = StepKind::Kernel;
+  int index = 0;  // into the program's steps of that kind
+};
+
+struct LoopSteps {
+  int trips = -1, cond = -1, counter = -1;  // scalar registers
+  std::vector<Step> body;
+  std::vector<Carry> carries;
+  bool copies = false;  // a carry is copied at the end of each iteration
+};
+
+struct BufferSpec {
+  Shape shape;
+  DType dtype = DType::f32;
+};
+
+struct ListSpec {
+  Shape element;
+  DType dtype = DType::f32;
+  size_t bytes = 0;  // per element
+};
+
+// One thread's registers and argument arrays.
+struct ThreadState {
+  std::vector<void*> ptr;
+  std::vector<StitchScalar> scal;
+  std::vector<void*> args;
+  std::vector<StitchScalar> params;
+  std::vector<void*> nextPtr;  // the carried values of the next iteration
+  std::vector<StitchScalar> nextScal;
+  int64_t tid = 0, team = 1;
+  TeamBarrier* barrier = nullptr;
+  bool sense = false;
+};
+
+int64_t wrapping(ScalarOp op, int64_t a, int64_t b) {
+  const uint64_t x = (uint64_t)a, y = (uint64_t)b;
+  switch (op) {
+    case ScalarOp::Add: return (int64_t)(x + y);
+    case ScalarOp::Sub: return (int64_t)(x - y);
+    case ScalarOp::Mul: return (int64_t)(x * y);
+    case ScalarOp::Min: return std::min(a, b);
+    case ScalarOp::Max: return std::max(a, b);
+    case ScalarOp::Neg: return (int64_t)(0 - x);
+  }
+  return 0;
+}
+
+ScalarOp scalarOpOf(const Node* n) {
+  static const std::pair<const char*, ScalarOp> ops[] = {{"scalar.add", ScalarOp::Add}, {"scalar.sub", ScalarOp::Sub},
+                                                         {"scalar.mul", ScalarOp::Mul}, {"scalar.min", ScalarOp::Min},
+                                                         {"scalar.max", ScalarOp::Max}, {"scalar.neg", ScalarOp::Neg}};
+  for (const auto& [name, op] : ops)
+    if (n->is(name)) return op;
+  STITCH_ASSERT(false, "loop kernel: no scalar op '", n->kind(), "'");
+  return ScalarOp::Add;
+}
+
+void teamBarrier(ThreadState& st) {
+  if (st.team > 1) st.barrier->wait(st.sense);
+}
+
+}  // namespace
+
+class LoopKernelProgram {
+ public:
+  LoopKernelProgram(const LoopKernel& loop, const KernelGraph& kernels, const std::vector<PhaseCode>& code)
+      : kernels_(kernels), code_(code) {
+    top_ = buildLoop(loop.loop, true);
+    loopNode_ = loop.loop;
+  }
+
+  const std::vector<const Value*>& outerValues() const { return outer_; }
+
+  bool run(const std::vector<const IValue*>& outer, BufferPool& pool, int threads, IValueList& outputs) const {
+    STITCH_ASSERT(outer.size() == outer_.size(), "loop kernel given ", outer.size(), " values for ", outer_.size());
+    ThreadState base;
+    base.ptr.assign(tensorRegs_, nullptr);
+    base.scal = scalarInit_;
+    base.args.assign(maxArgs_, nullptr);
+    base.params.assign(maxParams_, StitchScalar{0});
+    base.nextPtr.assign(maxCarries_, nullptr);
+    base.nextScal.assign(maxCarries_, StitchScalar{0});
+    std::vector<Tensor> keep;  // every buffer of this run, and dense copies of strided inputs
+    for (size_t k = 0; k < outer_.size(); ++k) {
+      const Value* v = outer_[k];
+      const IValue& value = *outer[k];
+      if (outerReg_[k].tensor) {
+        if (!value.isTensor()) return false;
+        const Tensor& t = value.toTensor();
+        if (t.dtype() != *v->type()->dtype() || t.sizes() != *v->type()->shape()) return false;
+        if (!t.isContiguous()) {
+          keep.push_back(pool.allocate(t.sizes(), t.dtype()));
+          keep.back().copyFrom(t);
+        }
+        base.ptr[outerReg_[k].reg] = t.isContiguous() ? t.rawData() : keep.back().rawData();
+      } else if (v->type()->kind() == TypeKind::Float) {
+        base.scal[outerReg_[k].reg].f = value.toDouble();
+      } else {
+        base.scal[outerReg_[k].reg].i = value.toInt();
+      }
+    }
+    const LoopSteps& top = loops_[top_];
+    const int64_t trips = base.scal[top.cond].i ? std::max<int64_t>(base.scal[top.trips].i, 0) : 0;
+    std::vector<void*> buffers(buffers_.size());
+    std::vector<Tensor> homes(buffers_.size());
+    for (size_t b = 0; b < buffers_.size(); ++b) {
+      homes[b] = pool.allocate(buffers_[b].shape, buffers_[b].dtype);
+      buffers[b] = homes[b].rawData();
+    }
+    for (const auto& [reg, buffer] : fixedHomes_) base.ptr[reg] = buffers[buffer];
+    std::vector<Tensor> lists(lists_.size());
+    std::vector<char*> listRows(lists_.size());
+    for (size_t l = 0; l < lists_.size(); ++l) {
+      Shape shape{trips};
+      shape.insert(shape.end(), lists_[l].element.begin(), lists_[l].element.end());
+      lists[l] = pool.allocate(shape, lists_[l].dtype);
+      listRows[l] = (char*)lists[l].rawData();
+    }
+    Run r{*this, buffers, listRows};
+    const int team = std::max(1, threads);
+    std::vector<ThreadState> states(team, base);
+    TeamBarrier barrier;
+    if (team == 1) {
+      r.loop(top, states[0]);
+    } else {
+#pragma omp parallel num_threads(team)
+      {
+#pragma omp single
+        barrier.setTeam(omp_get_num_threads());
+        ThreadState& st = states[omp_get_thread_num()];
+        st.tid = omp_get_thread_num();
+        st.team = omp_get_num_threads();
+        st.barrier = &barrier;
+        r.loop(top, st);
+      }
+    }
+    outputs = loopOutputs(top, states[0], outer, buffers, homes, lists, trips);
+    return true;
+  }
+
+ private:
+  struct OuterReg {
+    bool tensor = false;
+    int reg = 0;
+  };
+
+  // One run's shared, read-only state.
+  struct Run {
+    const LoopKernelProgram& p;
+    const std::vector<void*>& buffers;
+    const std::vector<char*>& listRows;
+
+    void* other(const Carry& c, void* current) const {
+      return current == buffers[c.bufferA] ? buffers[c.bufferB] : buffers[c.bufferA];
+    }
+
+    void loop(const LoopSteps& l, ThreadState& st) const {
+      const int64_t trips = st.scal[l.cond].i ? st.scal[l.trips].i : 0;
+      for (const Carry& c : l.carries) {
+        if (c.kind == CarryKind::Scalar) st.scal[c.param] = st.scal[c.init];
+        else if (c.kind != CarryKind::List) st.ptr[c.param] = st.ptr[c.init];
+      }
+      for (int64_t t = 0; t < trips; ++t) {
+        st.scal[l.counter].i = t;
+        for (const Carry& c : l.carries)
+          if (c.kind == CarryKind::PingPong) st.ptr[c.yield] = other(c, st.ptr[c.param]);
+        for (const Step& s : l.body) step(s, st);
+        endIteration(l, st);
+      }
+      for (const Carry& c : l.carries) {
+        if (c.kind == CarryKind::Scalar) st.scal[c.output] = st.scal[c.param];
+        else if (c.kind != CarryKind::List) st.ptr[c.output] = st.ptr[c.param];
+      }
+    }
+
+    // The carried values move to the block parameters all at once (a swap
+    // of two carries reads both before writing either).
+    void endIteration(const LoopSteps& l, ThreadState& st) const {
+      if (l.copies) {
+        if (st.tid == 0)
+          for (const Carry& c : l.carries)
+            if (c.kind == CarryKind::Copy) std::memcpy(other(c, st.ptr[c.param]), st.ptr[c.yield], c.bytes);
+        teamBarrier(st);
+      }
+      std::vector<void*>& nextPtr = st.nextPtr;
+      std::vector<StitchScalar>& nextScal = st.nextScal;
+      for (size_t i = 0; i < l.carries.size(); ++i) {
+        const Carry& c = l.carries[i];
+        switch (c.kind) {
+          case CarryKind::PingPong: nextPtr[i] = st.ptr[c.yield]; break;
+          case CarryKind::PassThrough: nextPtr[i] = st.ptr[c.param]; break;
+          case CarryKind::Copy: nextPtr[i] = other(c, st.ptr[c.param]); break;
+          case CarryKind::Scalar: nextScal[i] = st.scal[c.yield]; break;
+          case CarryKind::List: break;
+        }
+      }
+      for (size_t i = 0; i < l.carries.size(); ++i) {
+        const Carry& c = l.carries[i];
+        if (c.kind == CarryKind::Scalar) st.scal[c.param] = nextScal[i];
+        else if (c.kind != CarryKind::List) st.ptr[c.param] = nextPtr[i];
+      }
+    }
+
+    void step(const Step& s, ThreadState& st) const {
+      switch (s.kind) {
+        case StepKind::Kernel: return kernel(p.kernelSteps_[s.index], st);
+        case StepKind::Scalar: {
+          const ScalarStep& a = p.scalarSteps_[s.index];
+          st.scal[a.dst].i = wrapping(a.op, st.scal[a.a].i, st.scal[a.b].i);
+          return;
+        }
+        case StepKind::Loop: return loop(p.loops_[s.index], st);
+        case StepKind::Append: {
+          const AppendStep& a = p.appends_[s.index];
+          const size_t bytes = p.lists_[a.list].bytes;
+          if (st.tid == 0) std::memcpy(listRows[a.list] + st.scal[a.counter].i * bytes, st.ptr[a.source], bytes);
+          teamBarrier(st);
+          return;
+        }
+      }
+    }
+
+    // Every thread runs the same share of the blocks in every iteration
+    // (contiguous ranges, as parallel_blocks.h splits a grid).
+    void kernel(const KernelStep& k, ThreadState& st) const {
+      for (size_t i = 0; i < k.buffers.size(); ++i) st.args[i] = st.ptr[k.buffers[i]];
+      for (size_t i = 0; i < k.params.size(); ++i) st.params[i] = st.scal[k.params[i]];
+      const PhaseCode& code = p.code_[k.kernel];
+      if (code.blockCount > 0) {
+        const BlockShare share = blockShare(code.blockCount, st.team, st.tid);
+        if (share.begin < share.end) code.blocks(st.args.data(), st.params.data(), share.begin, share.end);
+      } else if (st.tid == 0) {
+        code.entry(st.args.data(), st.params.data(), 1);
+      }
+      teamBarrier(st);
+    }
+  };
+
+  IValueList loopOutputs(const LoopSteps& top, const ThreadState& st, const std::vector<const IValue*>& outer,
+                         const std::vector<void*>& buffers, const std::vector<Tensor>& homes,
+                         const std::vector<Tensor>& lists, int64_t trips) const {
+    IValueList out;
+    for (size_t i = 0; i < top.carries.size(); ++i) {
+      const Carry& c = top.carries[i];
+      const Value* v = loopNode_->output(i);
+      switch (c.kind) {
+        case CarryKind::Scalar: {
+          const StitchScalar s = st.scal[c.output];
+          const TypeKind kind = v->type()->kind();
+          out.push_back(kind == TypeKind::Float ? IValue(s.f) : kind == TypeKind::Bool ? IValue(s.i != 0) : IValue(s.i));
+          break;
+        }
+        case CarryKind::List: {
+          const ListSpec& spec = lists_[c.param];
+          IValueList rows;
+          const int64_t numel = (int64_t)(spec.bytes / dtypeSize(spec.dtype));
+          for (int64_t t = 0; t < trips; ++t)
+            rows.push_back(lists[c.param].asStrided(spec.element, contiguousStrides(spec.element), t * numel));
+          out.push_back(IValue::list(std::move(rows)));
+          break;
+        }
+        case CarryKind::PingPong:
+        case CarryKind::PassThrough:
+        case CarryKind::Copy: {
+          // In one of the slot's buffers, or still the value it started from.
+          void* final = st.ptr[c.output];
+          if (c.bufferA >= 0 && final == buffers[c.bufferA]) out.push_back(homes[c.bufferA]);
+          else if (c.bufferB >= 0 && final == buffers[c.bufferB]) out.push_back(homes[c.bufferB]);
+          else out.push_back(*outer[outerIndexOfReg_.at(c.init)]);
+          break;
+        }
+      }
+    }
+    return out;
+  }
+
+  static Shape contiguousStrides(const Shape& shape) {
+    Shape strides(shape.size(), 1);
+    for (int64_t d = (int64_t)shape.size() - 2; d >= 0; --d) strides[d] = strides[d + 1] * shape[d + 1];
+    return strides;
+  }
+
+  // ---- building ----
+
+  int newTensorReg(const Value* v) {
+    tensorRegOf_[v] = tensorRegs_;
+    return tensorRegs_++;
+  }
+
+  int newScalarReg(const Value* v, StitchScalar init = StitchScalar{0}) {
+    scalarRegOf_[v] = (int)scalarInit_.size();
+    scalarInit_.push_back(init);
+    return (int)scalarInit_.size() - 1;
+  }
+
+  int newBuffer(const Value* v) {
+    buffers_.push_back(BufferSpec{*v->type()->shape(), *v->type()->dtype()});
+    return (int)buffers_.size() - 1;
+  }
+
+  // A value read inside the loop: defined there already, or from outside.
+  int tensorReg(const Value* v) {
+    auto it = tensorRegOf_.find(v);
+    if (it != tensorRegOf_.end()) return it->second;
+    const int reg = newTensorReg(v);
+    outerIndexOfReg_[reg] = (int)outer_.size();
+    outer_.push_back(v);
+    outerReg_.push_back(OuterReg{true, reg});
+    return reg;
+  }
+
+  int scalarReg(const Value* v) {
+    auto it = scalarRegOf_.find(v);
+    if (it != scalarRegOf_.end()) return it->second;
+    const int reg = newScalarReg(v);
+    outer_.push_back(v);
+    outerReg_.push_back(OuterReg{false, reg});
+    return reg;
+  }
+
+  static bool isTensorValue(const Value* v) { return v->type()->isTensor(); }
+
+  int buildLoop(const Node* node, bool outermost) {
+    LoopSteps l;
+    l.trips = scalarReg(node->input(0));
+    l.cond = scalarReg(node->input(1));
+    const Block* body = node->block(0);
+    l.counter = newScalarReg(body->param(0));
+    // A carried tensor that a body kernel produces lives in its slot's two
+    // buffers (the first slot that yields it; another one copies it).
+    std::unordered_map<const Value*, size_t> pingPong;
+    for (size_t i = 1; i < body->params().size(); ++i) {
+      const Value* y = body->ret(i);
+      const Node* def = y->node();
+      if (isTensorValue(y) && def && def->owningBlock() == body && kernels_.inKernel.count(def) && !pingPong.count(y))
+        pingPong[y] = i;
+    }
+    std::unordered_map<const Value*, int> listOf;  // carried list param -> list index
+    for (size_t i = 1; i < body->params().size(); ++i) {
+      const Value* init = node->input(i + 1);
+      const Value* param = body->param(i);
+      const Value* y = body->ret(i);
+      Carry c;
+      if (init->type()->kind() == TypeKind::List) {
+        STITCH_ASSERT(outermost, "loop kernel: a carried list in a nested loop");
+        const Value* element = param->uses().at(0).user->input(1);
+        c.kind = CarryKind::List;
+        c.param = (int)lists_.size();
+        lists_.push_back(ListSpec{*element->type()->shape(), *element->type()->dtype(),
+                                  (size_t)numelOf(*element->type()->shape()) * dtypeSize(*element->type()->dtype())});
+        listOf[param] = c.param;
+      } else if (!isTensorValue(init)) {
+        c.kind = CarryKind::Scalar;
+        c.init = scalarReg(init);
+        c.param = newScalarReg(param);
+      } else {
+        c.init = tensorReg(init);
+        c.param = newTensorReg(param);
+        c.kind = y == param ? CarryKind::PassThrough : pingPong.count(y) && pingPong[y] == i ? CarryKind::PingPong
+                                                                                             : CarryKind::Copy;
+        if (c.kind != CarryKind::PassThrough) {
+          c.bufferA = newBuffer(param);
+          c.bufferB = newBuffer(param);
+          c.bytes = (size_t)numelOf(*param->type()->shape()) * dtypeSize(*param->type()->dtype());
+        }
+        l.copies |= c.kind == CarryKind::Copy;
+      }
+      l.carries.push_back(c);
+    }
+    for (const Node* n : *body) buildNode(n, l, pingPong, listOf, outermost ? l.counter : -1);
+    for (size_t i = 0; i < l.carries.size(); ++i) {
+      Carry& c = l.carries[i];
+      const Value* y = body->ret(i + 1);
+      if (c.kind == CarryKind::Scalar) c.yield = scalarReg(y);
+      else if (c.kind != CarryKind::List) c.yield = tensorReg(y);
+      const Value* out = node->output(i);
+      if (c.kind == CarryKind::Scalar) c.output = newScalarReg(out);
+      else if (c.kind != CarryKind::List) c.output = newTensorReg(out);
+    }
+    maxCarries_ = std::max(maxCarries_, l.carries.size());
+    loops_.push_back(std::move(l));
+    return (int)loops_.size() - 1;
+  }
+
+  void buildNode(const Node* n, LoopSteps& l, const std::unordered_map<const Value*, size_t>& pingPong,
+                 const std::unordered_map<const Value*, int>& listOf, int counter) {
+    if (n->is("prim.constant")) {
+      const Constant& c = n->attr("value");
+      StitchScalar s{0};
+      if (n->output()->type()->kind() == TypeKind::Float) s.f = c.toDouble();
+      else if (c.isBool()) s.i = c.toBool();
+      else s.i = c.toInt();
+      newScalarReg(n->output(), s);
+      return;
+    }
+    auto at = kernels_.kernelAt.find(n);
+    if (at != kernels_.kernelAt.end()) return buildKernel(at->second, l, pingPong);
+    if (kernels_.inKernel.count(n) || n->is("tssa.update")) return;
+    if (n->is("prim.loop")) {
+      l.body.push_back(Step{StepKind::Loop, buildLoop(n, false)});
+      return;
+    }
+    if (n->is("list.append")) {
+      STITCH_ASSERT(counter >= 0 && listOf.count(n->input(0)), "loop kernel: an append to a list it does not own");
+      appends_.push_back(AppendStep{listOf.at(n->input(0)), tensorReg(n->input(1)), counter});
+      l.body.push_back(Step{StepKind::Append, (int)appends_.size() - 1});
+      return;
+    }
+    ScalarStep s;
+    s.op = scalarOpOf(n);
+    s.a = scalarReg(n->input(0));
+    s.b = n->inputs().size() > 1 ? scalarReg(n->input(1)) : s.a;
+    s.dst = newScalarReg(n->output());
+    scalarSteps_.push_back(s);
+    l.body.push_back(Step{StepKind::Scalar, (int)scalarSteps_.size() - 1});
+  }
+
+  void buildKernel(int index, LoopSteps& l, const std::unordered_map<const Value*, size_t>& pingPong) {
+    const Kernel& k = kernels_.kernels[index];
+    KernelStep step;
+    step.kernel = index;
+    std::vector<int> inputs;
+    for (const Value* in : k.inputs) inputs.push_back(tensorReg(in));
+    bool anyElement = false;
+    for (const Value* out : k.outputs) {
+      const int reg = newTensorReg(out);
+      if (!pingPong.count(out)) fixedHomes_.emplace_back(reg, newBuffer(out));
+      step.buffers.push_back(reg);
+      anyElement |= numelOf(*out->type()->shape()) > 0;
+    }
+    step.buffers.insert(step.buffers.end(), inputs.begin(), inputs.end());
+    for (const Value* p : k.params) step.params.push_back(scalarReg(p));
+    maxArgs_ = std::max(maxArgs_, step.buffers.size());
+    maxParams_ = std::max(maxParams_, step.params.size());
+    // Kernels whose outputs are all empty are not called (as on the host).
+    if (!anyElement) return;
+    kernelSteps_.push_back(std::move(step));
+    l.body.push_back(Step{StepKind::Kernel, (int)kernelSteps_.size() - 1});
+  }
+
+  static int64_t numelOf(const Shape& shape) {
+    int64_t n = 1;
+    for (int64_t d : shape) n *= d;
+    return n;
+  }
+
+  const KernelGraph& kernels_;
+  std::vector<PhaseCode> code_;
+  const Node* loopNode_ = nullptr;
+  int top_ = -1;
+  std::vector<LoopSteps> loops_;
+  std::vector<KernelStep> kernelSteps_;
+  std::vector<ScalarStep> scalarSteps_;
+  std::vector<AppendStep> appends_;
+  std::vector<BufferSpec> buffers_;
+  std::vector<ListSpec> lists_;
+  std::vector<std::pair<int, int>> fixedHomes_;  // tensor register -> its buffer
+  std::unordered_map<const Value*, int> tensorRegOf_, scalarRegOf_;
+  std::vector<const Value*> outer_;
+  std::vector<OuterReg> outerReg_;
+  std::unordered_map<int, int> outerIndexOfReg_;
+  int tensorRegs_ = 0;
+  std::vector<StitchScalar> scalarInit_;
+  size_t maxArgs_ = 0, maxParams_ = 0, maxCarries_ = 0;
+};
+
+LoopKernelRunner::LoopKernelRunner(const LoopKernel& loop, const KernelGraph& kernels,
+                                   const std::vector<PhaseCode>& code)
+    : program_(std::make_unique<LoopKernelProgram>(loop, kernels, code)) {}
+
+LoopKernelRunner::~LoopKernelRunner() = default;
+
+const std::vector<const Value*>& LoopKernelRunner::outerValues() const { return program_->outerValues(); }
+
+bool LoopKernelRunner::run(const std::vector<const IValue*>& outer, BufferPool& pool, int threads,
+                           IValueList& outputs) const {
+  return program_->run(outer, pool, threads, outputs);
+}
+
+}  // namespace stitch

@@ -1,0 +1,134 @@
+#include "ugraph/loop_kernels.h"
+
+#include <algorithm>
+
+namespace stitch {
+
+namespace {
+
+bool isScalarType(const Value* v) { return v->type()->isScalar(); }
+
+bool isStaticTensor(const Value* v) { return v->type()->isTensor() && v->type()->fullyKnown(); }
+
+bool isConstantTrue(const Value* v) {
+  const Node* def = v->node();
+  return def && def->is("prim.constant") && def->attr("value").isBool() && def->attr("value").toBool();
+}
+
+// An empty list made outside the loop: the loop's list starts from nothing.
+bool isEmptyListConstruct(const Value* v) {
+  const Node* def = v->node();
+  return def && def->is("prim.list_construct") && def->inputs().empty();
+}
+
+// The int arithmetic a loop kernel computes itself (wrapping as the host's).
+bool isLoopScalarOp(const Node* n) {
+  static const char* ops[] = {"scalar.add", "scalar.sub", "scalar.mul", "scalar.min", "scalar.max", "scalar.neg"};
+  if (std::none_of(std::begin(ops), std::end(ops), [&](const char* op) { return n->is(op); })) return false;
+  if (n->outputs().size() != 1 || n->output()->type()->kind() != TypeKind::Int) return false;
+  return std::all_of(n->inputs().begin(), n->inputs().end(),
+                     [](const Value* v) { return v->type()->kind() == TypeKind::Int; });
+}
+
+int64_t numel(const Type& t) {
+  int64_t n = 1;
+  for (int64_t d : *t.shape()) n *= d;
+  return n;
+}
+
+// An Assign (immut.X_rev, immut.assign) in a kernel writes its whole base;
+// the host walker writes only the region into a base that dies there
+// (runtime/in_place_assign.h). A loop kernel writing a row per iteration
+// into a large carried tensor would copy all of it every iteration, so
+// such a loop stays on the host: a base over 64 KB and over 4 regions.
+bool copiesALargeBase(const Node* n) {
+  const std::string& k = n->kind();
+  const bool assign = k == "immut.assign" ||
+                      (k.rfind("immut.", 0) == 0 && k.size() > 4 && k.compare(k.size() - 4, 4, "_rev") == 0);
+  if (!assign || n->inputs().size() < 2 || !isStaticTensor(n->input(0))) return false;
+  const Type& base = *n->input(0)->type();
+  const int64_t region = isStaticTensor(n->input(1)) ? numel(*n->input(1)->type()) : 1;
+  return numel(base) * (int64_t)dtypeSize(*base.dtype()) > (64 << 10) && numel(base) > 4 * region;
+}
+
+// The list.append that is a carried list's only use in the body, whose
+// result is that slot's next value.
+const Node* soleAppend(const Value* param, const Value* yield) {
+  if (param->uses().size() != 1) return nullptr;
+  const Node* user = param->uses()[0].user;
+  if (!user->is("list.append") || user->input(0) != param || user->output() != yield) return nullptr;
+  if (yield->uses().size() != 1 || !isStaticTensor(user->input(1))) return nullptr;
+  return user;
+}
+
+class Qualifier {
+ public:
+  explicit Qualifier(const KernelGraph& kernels) : kernels_(kernels) {}
+
+  bool loop(const Node* loop, bool outermost) {
+    if (loop->inputs().size() < 2 || loop->blocks().size() != 1) return false;
+    const Block* body = loop->block(0);
+    if (body->returns().empty() || !isConstantTrue(body->ret(0))) return false;
+    if (loop->input(0)->type()->kind() != TypeKind::Int || loop->input(1)->type()->kind() != TypeKind::Bool)
+      return false;
+    std::vector<const Node*> appends;
+    for (size_t i = 2; i < loop->inputs().size(); ++i) {
+      const Value* init = loop->input(i);
+      const Value* param = body->param(i - 1);
+      const Value* yield = body->ret(i - 1);
+      if (isStaticTensor(init) || isScalarType(init)) {
+        if (*init->type() != *yield->type()) return false;
+        continue;
+      }
+      const Node* append = outermost && init->type()->kind() == TypeKind::List && isEmptyListConstruct(init)
+                               ? soleAppend(param, yield)
+                               : nullptr;
+      if (!append || append->owningBlock() != body) return false;
+      appends.push_back(append);
+    }
+    bool anyKernel = false;
+    for (const Node* n : *body) {
+      if (std::find(appends.begin(), appends.end(), n) != appends.end()) continue;
+      if (!node(n, anyKernel)) return false;
+    }
+    return anyKernel;
+  }
+
+ private:
+  bool node(const Node* n, bool& anyKernel) {
+    if (n->is("prim.constant")) return isScalarType(n->output());
+    if (kernels_.inKernel.count(n) && copiesALargeBase(n)) return false;
+    auto at = kernels_.kernelAt.find(n);
+    if (at != kernels_.kernelAt.end()) {
+      anyKernel = true;
+      return kernels_.kernels[at->second].kind == KernelKind::GraphDefined;
+    }
+    if (kernels_.inKernel.count(n) || n->is("tssa.update") || isLoopScalarOp(n)) return true;
+    if (!n->is("prim.loop") || !loop(n, false)) return false;
+    anyKernel = true;
+    return true;
+  }
+
+  const KernelGraph& kernels_;
+};
+
+void planBlock(const Block* block, KernelGraph& kernels) {
+  for (const Node* n : *block) {
+    if (n->is("prim.loop") && runsAsLoopKernel(n, kernels)) {
+      kernels.loopAt[n] = (int)kernels.loops.size();
+      kernels.loops.push_back(LoopKernel{"loop" + std::to_string(kernels.loops.size()), n});
+      continue;
+    }
+    for (const Block* sub : n->blocks()) planBlock(sub, kernels);
+  }
+}
+
+}  // namespace
+
+bool runsAsLoopKernel(const Node* loop, const KernelGraph& kernels) {
+  return Qualifier(kernels).loop(loop, true);
+}
+
+void planLoopKernels(const Graph& graph, KernelGraph& kernels) { planBlock(graph.top(), kernels); }
+
+}  // namespace stitch

@@ -1,0 +1,200 @@
+// Loop kernels (ugraph/loop_kernels.h, runtime/loop_kernel.h) built by the
+// real pipeline: recurrent cells, nested loops, carried values of every
+// kind (produced by a kernel, passed through, swapped, scalars, appended
+// rows), against the reference interpreter on fresh random inputs; the
+// whole loop is one kernel call, its results do not depend on the thread
+// count, and loops that need the host stay there.
+#include <gtest/gtest.h>
+
+#include "compiled_program.h"
+
+namespace stitch {
+namespace {
+
+using namespace rtest;
+
+class LoopKernels : public ::testing::Test {
+ protected:
+  void SetUp() override { useScratchCache(); }
+};
+
+const char* kCell = R"PY(
+def cell(xs: torch.Tensor, h: torch.Tensor, c: torch.Tensor, w: torch.Tensor,
+         u: torch.Tensor) -> Tuple[torch.Tensor, torch.Tensor]:
+    for t in range(xs.shape[0]):
+        h = torch.tanh(xs[t] @ w + h @ u)
+        c = c * 0.5 + torch.sigmoid(h)
+    return h, c
+)PY";
+
+IValueList cellInputs(int64_t steps, int64_t batch, int64_t hidden) {
+  return {uniformF32({steps, batch, hidden}), uniformF32({batch, hidden}), uniformF32({batch, hidden}),
+          uniformF32({hidden, hidden}, -0.3, 0.3), uniformF32({hidden, hidden}, -0.3, 0.3)};
+}
+
+std::vector<std::string> cellSpecs(int64_t steps, int64_t batch, int64_t hidden) {
+  auto dims = [](std::vector<int64_t> d) {
+    std::string s;
+    for (size_t i = 0; i < d.size(); ++i) s += (i ? "," : "") + std::to_string(d[i]);
+    return "f32[" + s + "]";
+  };
+  return {"xs=" + dims({steps, batch, hidden}), "h=" + dims({batch, hidden}), "c=" + dims({batch, hidden}),
+          "w=" + dims({hidden, hidden}), "u=" + dims({hidden, hidden})};
+}
+
+TEST_F(LoopKernels, RecurrentCellIsOneCall) {
+  const int64_t steps = randIn(2, 12), batch = randIn(1, 3), hidden = randIn(5, 70);
+  Compiled c = compileProgram(kCell, "cell", cellSpecs(steps, batch, hidden));
+  ASSERT_EQ(c.exe->kernelGraph().loops.size(), 1u);
+  RunStats stats = expectAgreesWithInterpreter(c, cellInputs(steps, batch, hidden), 1e-5);
+  EXPECT_EQ(stats.kernelCalls, 1);
+}
+
+// The phases' blocks are shared by however many threads there are; every
+// output element is computed by the same code in the same order.
+TEST_F(LoopKernels, ResultsDoNotDependOnTheThreadCount) {
+  const int64_t steps = randIn(2, 9), batch = randIn(1, 4), hidden = randIn(16, 90);
+  const IValueList inputs = cellInputs(steps, batch, hidden);
+  IValueList first;
+  for (int threads : {1, 2, 3}) {
+    SCOPED_TRACE("threads " + std::to_string(threads));
+    Compiled c = compileProgram(kCell, "cell", cellSpecs(steps, batch, hidden), threads);
+    IValueList got = c.exe->run(cloneInputs(inputs));
+    if (first.empty()) first = got;
+    expectSameOutputs(got, first, 0.0);
+  }
+}
+
+// A trip count that is a run-time parameter: one executable for every
+// count, none included (the loop's outputs are then its inputs).
+TEST_F(LoopKernels, TripCountIsARunTimeParameter) {
+  Compiled c = compileProgram(R"PY(
+def f(x: torch.Tensor, w: torch.Tensor, n: int) -> torch.Tensor:
+    h = x
+    for i in range(n):
+        h = torch.relu(h @ w + 0.25) - 0.5 * h
+    return h
+)PY",
+                              "f", {"x=f32[3,24]", "w=f32[24,24]", "n=4"});
+  ASSERT_EQ(c.exe->kernelGraph().loops.size(), 1u);
+  for (int64_t n : {(int64_t)0, (int64_t)1, (int64_t)7, (int64_t)-2}) {
+    SCOPED_TRACE("n " + std::to_string(n));
+    RunStats stats = expectAgreesWithInterpreter(
+        c, {uniformF32({3, 24}), uniformF32({24, 24}, -0.2, 0.2), IValue(n)}, 1e-5);
+    EXPECT_EQ(stats.kernelCalls, 1);
+  }
+}
+
+// Carried values of every kind: `a, b = b, a + b` (one produced by a
+// kernel, one copied from the other's parameter), one passed through
+// unchanged, an int counter read by a kernel and returned.
+TEST_F(LoopKernels, CarriedValuesOfEveryKind) {
+  Compiled c = compileProgram(R"PY(
+def f(a: torch.Tensor, b: torch.Tensor, keep: torch.Tensor, n: int) -> Tuple[torch.Tensor, torch.Tensor, torch.Tensor, int]:
+    k = 1
+    for i in range(n):
+        a, b = b, (a + b * k) * 0.5 + keep
+        k = k * 3 - i
+    return a, b, keep, k
+)PY",
+                              "f", {"a=f32[4,33]", "b=f32[4,33]", "keep=f32[4,33]", "n=5"});
+  ASSERT_EQ(c.exe->kernelGraph().loops.size(), 1u);
+  for (int64_t n : {(int64_t)0, (int64_t)1, (int64_t)2, (int64_t)6}) {
+    SCOPED_TRACE("n " + std::to_string(n));
+    RunStats stats = expectAgreesWithInterpreter(
+        c, {uniformF32({4, 33}), uniformF32({4, 33}), uniformF32({4, 33}), IValue(n)}, 1e-5);
+    EXPECT_EQ(stats.kernelCalls, 1);
+  }
+}
+
+// An LSTM over layers and time: the loop over layers is nested in the loop
+// over time, the state is written in place, each step's output is appended
+// to a list that is stacked after the loop.
+TEST_F(LoopKernels, NestedLoopsAndAppendedRows) {
+  const int64_t steps = randIn(2, 6), layers = randIn(1, 3), batch = randIn(1, 3), hidden = randIn(3, 20);
+  auto f32 = [](std::vector<int64_t> d) {
+    std::string s;
+    for (size_t i = 0; i < d.size(); ++i) s += (i ? "," : "") + std::to_string(d[i]);
+    return "f32[" + s + "]";
+  };
+  Compiled c = compileProgram(R"PY(
+def lstm(xs: torch.Tensor, w_ih: torch.Tensor, w_hh: torch.Tensor, b: torch.Tensor, h: torch.Tensor,
+         c: torch.Tensor) -> Tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    outputs: List[torch.Tensor] = []
+    for t in range(xs.shape[0]):
+        inp = xs[t]
+        for l in range(h.shape[0]):
+            gates = inp @ w_ih[l] + h[l] @ w_hh[l] + b[l]
+            i, f, g, o = gates.chunk(4, 1)
+            c_new = torch.sigmoid(f) * c[l] + torch.sigmoid(i) * torch.tanh(g)
+            h_new = torch.sigmoid(o) * torch.tanh(c_new)
+            c[l].copy_(c_new)
+            h[l].copy_(h_new)
+            inp = h_new
+        outputs.append(inp)
+    return torch.stack(outputs), h, c
+)PY",
+                              "lstm",
+                              {"xs=" + f32({steps, batch, hidden}), "w_ih=" + f32({layers, hidden, 4 * hidden}),
+                               "w_hh=" + f32({layers, hidden, 4 * hidden}), "b=" + f32({layers, 4 * hidden}),
+                               "h=" + f32({layers, batch, hidden}), "c=" + f32({layers, batch, hidden})});
+  ASSERT_EQ(c.exe->kernelGraph().loops.size(), 1u);
+  RunStats stats = expectAgreesWithInterpreter(
+      c,
+      {uniformF32({steps, batch, hidden}), uniformF32({layers, hidden, 4 * hidden}, -0.4, 0.4),
+       uniformF32({layers, hidden, 4 * hidden}, -0.4, 0.4), uniformF32({layers, 4 * hidden}),
+       uniformF32({layers, batch, hidden}), uniformF32({layers, batch, hidden})},
+      1e-5);
+  EXPECT_EQ(stats.kernelCalls, 1);  // the stack of a list of run-time length is a host op
+}
+
+// An input read through strides (a transposed view) is read densely.
+TEST_F(LoopKernels, StridedInputs) {
+  Compiled c = compileProgram(kCell, "cell", cellSpecs(3, 2, 9));
+  IValueList inputs = cellInputs(3, 2, 9);
+  const Tensor w = uniformF32({9, 9}, -0.3, 0.3);
+  inputs[3] = w.asStrided({9, 9}, {1, 9}, 0);
+  RunStats stats = expectAgreesWithInterpreter(c, inputs, 1e-5);
+  EXPECT_EQ(stats.kernelCalls, 1);
+}
+
+// Loops that read a tensor's value on the host, or branch on one, keep
+// their host steps; the loops around and beside them still run.
+TEST_F(LoopKernels, LoopsThatNeedTheHostStayThere) {
+  Compiled c = compileProgram(R"PY(
+def f(x: torch.Tensor, w: torch.Tensor) -> torch.Tensor:
+    h = x
+    for i in range(4):
+        h = torch.tanh(h @ w)
+        if float(h.sum()) > 0.0:
+            h = h * 0.5
+    for i in range(3):
+        h = h + float(int(h.argmax()))
+    return h
+)PY",
+                              "f", {"x=f32[2,16]", "w=f32[16,16]"});
+  EXPECT_TRUE(c.exe->kernelGraph().loops.empty());
+  expectAgreesWithInterpreter(c, {uniformF32({2, 16}), uniformF32({16, 16}, -0.3, 0.3)}, 1e-5);
+}
+
+// A row written per iteration into a large carried tensor: in a kernel the
+// write copies the whole tensor each time, on the host it goes in place; a
+// small one is copied in the loop kernel.
+TEST_F(LoopKernels, RowWritesIntoLargeTensorsStayOnTheHost) {
+  const char* source = R"PY(
+def f(x: torch.Tensor, w: torch.Tensor, out: torch.Tensor) -> torch.Tensor:
+    for i in range(out.shape[0]):
+        out[i] = torch.tanh(x[i] @ w)
+    return out
+)PY";
+  for (int64_t rows : {(int64_t)6, (int64_t)200}) {
+    SCOPED_TRACE("rows " + std::to_string(rows));
+    const std::string r = std::to_string(rows);
+    Compiled c = compileProgram(source, "f", {"x=f32[" + r + ",16]", "w=f32[16,128]", "out=f32[" + r + ",128]"});
+    EXPECT_EQ(c.exe->kernelGraph().loops.size(), rows == 6 ? 1u : 0u);
+    expectAgreesWithInterpreter(c, {uniformF32({rows, 16}), uniformF32({16, 128}), uniformF32({rows, 128})}, 1e-5);
+  }
+}
+
+}  // namespace
+}  // namespace stitch
