@@ -128,7 +128,7 @@ class LoopKernelProgram {
     base.params.assign(maxParams_, StitchScalar{0});
     base.nextPtr.assign(maxCarries_, nullptr);
     base.nextScal.assign(maxCarries_, StitchScalar{0});
-    std::vector<Tensor> keep;  // every buffer of this run, and dense copies of strided inputs
+    std::vector<Tensor> keep;  // dense copies of strided inputs, alive for the run
     for (size_t k = 0; k < outer_.size(); ++k) {
       const Value* v = outer_[k];
       const IValue& value = *outer[k];
