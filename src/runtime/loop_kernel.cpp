@@ -13,7 +13,7 @@ namespace stitch {
 
 namespace {
 
-enum class ScalarOp : uint8_t { Add, Sub, Mul, Min, Max, Neg };
+enum class ScalarOp : uint8_t { Add, Sub, Mul, Min, Max, Neg, Lt, Le, Gt, Ge, Eq, Ne, Not, And, Or };
 
 struct KernelStep {
   int kernel = 0;
@@ -51,6 +51,7 @@ struct Step {
 
 struct LoopSteps {
   int trips = -1, cond = -1, counter = -1;  // scalar registers
+  int next = -1;  // scalar register of the body's condition (a while loop's; -1: constant true)
   std::vector<Step> body;
   std::vector<Carry> carries;
   bool copies = false;  // a carry is copied at the end of each iteration
@@ -89,14 +90,26 @@ int64_t wrapping(ScalarOp op, int64_t a, int64_t b) {
     case ScalarOp::Min: return std::min(a, b);
     case ScalarOp::Max: return std::max(a, b);
     case ScalarOp::Neg: return (int64_t)(0 - x);
+    case ScalarOp::Lt: return a < b;
+    case ScalarOp::Le: return a <= b;
+    case ScalarOp::Gt: return a > b;
+    case ScalarOp::Ge: return a >= b;
+    case ScalarOp::Eq: return a == b;
+    case ScalarOp::Ne: return a != b;
+    case ScalarOp::Not: return a == 0;
+    case ScalarOp::And: return a != 0 && b != 0;
+    case ScalarOp::Or: return a != 0 || b != 0;
   }
   return 0;
 }
 
 ScalarOp scalarOpOf(const Node* n) {
-  static const std::pair<const char*, ScalarOp> ops[] = {{"scalar.add", ScalarOp::Add}, {"scalar.sub", ScalarOp::Sub},
-                                                         {"scalar.mul", ScalarOp::Mul}, {"scalar.min", ScalarOp::Min},
-                                                         {"scalar.max", ScalarOp::Max}, {"scalar.neg", ScalarOp::Neg}};
+  static const std::pair<const char*, ScalarOp> ops[] = {
+      {"scalar.add", ScalarOp::Add}, {"scalar.sub", ScalarOp::Sub}, {"scalar.mul", ScalarOp::Mul},
+      {"scalar.min", ScalarOp::Min}, {"scalar.max", ScalarOp::Max}, {"scalar.neg", ScalarOp::Neg},
+      {"scalar.lt", ScalarOp::Lt},   {"scalar.le", ScalarOp::Le},   {"scalar.gt", ScalarOp::Gt},
+      {"scalar.ge", ScalarOp::Ge},   {"scalar.eq", ScalarOp::Eq},   {"scalar.ne", ScalarOp::Ne},
+      {"scalar.not", ScalarOp::Not}, {"scalar.and", ScalarOp::And}, {"scalar.or", ScalarOp::Or}};
   for (const auto& [name, op] : ops)
     if (n->is(name)) return op;
   STITCH_ASSERT(false, "loop kernel: no scalar op '", n->kind(), "'");
@@ -203,16 +216,18 @@ class LoopKernelProgram {
     }
 
     void loop(const LoopSteps& l, ThreadState& st) const {
-      const int64_t trips = st.scal[l.cond].i ? st.scal[l.trips].i : 0;
+      const int64_t trips = st.scal[l.trips].i;
+      bool cond = st.scal[l.cond].i != 0;
       for (const Carry& c : l.carries) {
         if (c.kind == CarryKind::Scalar) st.scal[c.param] = st.scal[c.init];
         else if (c.kind != CarryKind::List) st.ptr[c.param] = st.ptr[c.init];
       }
-      for (int64_t t = 0; t < trips; ++t) {
+      for (int64_t t = 0; t < trips && cond; ++t) {
         st.scal[l.counter].i = t;
         for (const Carry& c : l.carries)
           if (c.kind == CarryKind::PingPong) st.ptr[c.yield] = other(c, st.ptr[c.param]);
         for (const Step& s : l.body) step(s, st);
+        if (l.next >= 0) cond = st.scal[l.next].i != 0;
         endIteration(l, st);
       }
       for (const Carry& c : l.carries) {
@@ -416,6 +431,9 @@ class LoopKernelProgram {
       l.carries.push_back(c);
     }
     for (const Node* n : *body) buildNode(n, l, pingPong, listOf, outermost ? l.counter : -1);
+    const Node* next = body->ret(0)->node();
+    if (!(next && next->is("prim.constant") && next->attr("value").isBool() && next->attr("value").toBool()))
+      l.next = scalarReg(body->ret(0));
     for (size_t i = 0; i < l.carries.size(); ++i) {
       Carry& c = l.carries[i];
       const Value* y = body->ret(i + 1);

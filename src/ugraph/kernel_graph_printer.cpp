@@ -85,7 +85,12 @@ std::string valueList(const std::vector<Value*>& values, size_t from, const Valu
 void printLoopBody(std::ostringstream& o, const Node* loop, const KernelGraph& graph, const ValueNamer& names,
                    const std::string& indent) {
   const Block* body = loop->block(0);
-  o << indent << "for %" << names.name(body->param(0)) << " in range(%" << names.name(loop->input(0)) << "):\n";
+  const Node* next = body->ret(0)->node();
+  const bool counted = next && next->is("prim.constant") && next->attr("value").isBool() && next->attr("value").toBool();
+  o << indent << "for %" << names.name(body->param(0)) << " in range(%" << names.name(loop->input(0)) << ")";
+  if (!counted)
+    o << " while %" << names.name(loop->input(1)) << " at entry, then %" << names.name(body->ret(0));
+  o << ":\n";
   const std::string in = indent + "  ";
   for (const Node* n : *body) {
     auto at = graph.kernelAt.find(n);

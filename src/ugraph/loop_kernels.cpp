@@ -21,13 +21,26 @@ bool isEmptyListConstruct(const Value* v) {
   return def && def->is("prim.list_construct") && def->inputs().empty();
 }
 
-// The int arithmetic a loop kernel computes itself (wrapping as the host's).
+bool allOfKind(const Node* n, TypeKind kind) {
+  return std::all_of(n->inputs().begin(), n->inputs().end(), [&](const Value* v) { return v->type()->kind() == kind; });
+}
+
+bool isOneOf(const Node* n, std::initializer_list<const char*> ops) {
+  return std::any_of(ops.begin(), ops.end(), [&](const char* op) { return n->is(op); });
+}
+
+// The scalar work a loop kernel does itself, every thread alike: int
+// arithmetic (wrapping as the host's), int comparisons and bool logic (a
+// while loop's condition).
 bool isLoopScalarOp(const Node* n) {
-  static const char* ops[] = {"scalar.add", "scalar.sub", "scalar.mul", "scalar.min", "scalar.max", "scalar.neg"};
-  if (std::none_of(std::begin(ops), std::end(ops), [&](const char* op) { return n->is(op); })) return false;
-  if (n->outputs().size() != 1 || n->output()->type()->kind() != TypeKind::Int) return false;
-  return std::all_of(n->inputs().begin(), n->inputs().end(),
-                     [](const Value* v) { return v->type()->kind() == TypeKind::Int; });
+  if (n->outputs().size() != 1) return false;
+  const TypeKind out = n->output()->type()->kind();
+  if (isOneOf(n, {"scalar.add", "scalar.sub", "scalar.mul", "scalar.min", "scalar.max", "scalar.neg"}))
+    return out == TypeKind::Int && allOfKind(n, TypeKind::Int);
+  if (isOneOf(n, {"scalar.lt", "scalar.le", "scalar.gt", "scalar.ge", "scalar.eq", "scalar.ne"}))
+    return out == TypeKind::Bool && allOfKind(n, TypeKind::Int);
+  if (isOneOf(n, {"scalar.not", "scalar.and", "scalar.or"})) return out == TypeKind::Bool && allOfKind(n, TypeKind::Bool);
+  return false;
 }
 
 int64_t numel(const Type& t) {
@@ -68,7 +81,10 @@ class Qualifier {
   bool loop(const Node* loop, bool outermost) {
     if (loop->inputs().size() < 2 || loop->blocks().size() != 1) return false;
     const Block* body = loop->block(0);
-    if (body->returns().empty() || !isConstantTrue(body->ret(0))) return false;
+    if (body->returns().empty()) return false;
+    // A while loop's trip count is known only when it ends: no rows to
+    // allocate for a list.
+    const bool counted = isConstantTrue(body->ret(0));
     if (loop->input(0)->type()->kind() != TypeKind::Int || loop->input(1)->type()->kind() != TypeKind::Bool)
       return false;
     std::vector<const Node*> appends;
@@ -80,7 +96,7 @@ class Qualifier {
         if (*init->type() != *yield->type()) return false;
         continue;
       }
-      const Node* append = outermost && init->type()->kind() == TypeKind::List && isEmptyListConstruct(init)
+      const Node* append = outermost && counted && init->type()->kind() == TypeKind::List && isEmptyListConstruct(init)
                                ? soleAppend(param, yield)
                                : nullptr;
       if (!append || append->owningBlock() != body) return false;

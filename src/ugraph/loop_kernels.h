@@ -9,13 +9,14 @@
 //       %new_h = ...  (kernel k0)               barrier
 //       -> (%true, %new_h)                      carry %h.2 <- %new_h (ping-pong)
 //
-// A loop qualifies when its condition at entry is any bool and the body's is
-// the constant true (a `for` over a trip count known at entry), and every
-// node of its body (nested loops included) is one of: a prim.constant
-// scalar, an int `scalar.add / sub / mul / min / max / neg`, part of a
-// graph-defined kernel, `tssa.update`, a nested loop that qualifies, or, in
-// the outermost body only, the one `list.append` to a carried list that
-// starts empty (the elements go to buffers allocated per run). Its carried
+// A loop qualifies when every node of its body (nested loops included) is
+// one of: a prim.constant scalar, an int `scalar.add / sub / mul / min /
+// max / neg`, an int comparison or bool `not / and / or` (a `while` loop's
+// condition, computed by every thread alike), part of a graph-defined
+// kernel, `tssa.update`, a nested loop that qualifies, or, in the outermost
+// body of a `for` loop (its condition the constant true: the trip count is
+// known at entry), the one `list.append` to a carried list that starts
+// empty (the elements go to rows allocated per run). Its carried
 // values are tensors of static types, int / float / bool scalars, or such
 // lists. Everything else (host ops, predefined kernels, branches, views the
 // host takes, shapes that depend on data) keeps the loop on the host, and so

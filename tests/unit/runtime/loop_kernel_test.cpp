@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "compiled_program.h"
+#include "ugraph/kernel_graph_printer.h"
 
 namespace stitch {
 namespace {
@@ -46,6 +47,11 @@ TEST_F(LoopKernels, RecurrentCellIsOneCall) {
   const int64_t steps = randIn(2, 12), batch = randIn(1, 3), hidden = randIn(5, 70);
   Compiled c = compileProgram(kCell, "cell", cellSpecs(steps, batch, hidden));
   ASSERT_EQ(c.exe->kernelGraph().loops.size(), 1u);
+  // The dump shows the loop with its phases, barriers and carried values.
+  const std::string dump = printKernelGraph(c.exe->kernelGraph());
+  for (const char* part : {"loop kernel loop0: %h", "  for %t in range(", "    phase k0 grid (", "; barrier",
+                           "    carry %h.", "    carry %c."})
+    EXPECT_NE(dump.find(part), std::string::npos) << part << " in\n" << dump;
   RunStats stats = expectAgreesWithInterpreter(c, cellInputs(steps, batch, hidden), 1e-5);
   EXPECT_EQ(stats.kernelCalls, 1);
 }
@@ -81,6 +87,30 @@ def f(x: torch.Tensor, w: torch.Tensor, n: int) -> torch.Tensor:
     SCOPED_TRACE("n " + std::to_string(n));
     RunStats stats = expectAgreesWithInterpreter(
         c, {uniformF32({3, 24}), uniformF32({24, 24}, -0.2, 0.2), IValue(n)}, 1e-5);
+    EXPECT_EQ(stats.kernelCalls, 1);
+  }
+}
+
+// A while loop whose condition is int arithmetic: every thread computes it
+// alike after each iteration; the count it stops at is known only then.
+TEST_F(LoopKernels, WhileLoopOnAnIntCondition) {
+  Compiled c = compileProgram(R"PY(
+def f(x: torch.Tensor, w: torch.Tensor, n: int) -> Tuple[torch.Tensor, int]:
+    h = x
+    i = 0
+    while i < n:
+        h = torch.tanh(h @ w) + 0.5 * h * i
+        i += 2
+    return h, i
+)PY",
+                              "f", {"x=f32[2,40]", "w=f32[40,40]", "n=7"});
+  ASSERT_EQ(c.exe->kernelGraph().loops.size(), 1u);
+  const std::string dump = printKernelGraph(c.exe->kernelGraph());
+  EXPECT_NE(dump.find(" at entry, then %"), std::string::npos) << dump;
+  for (int64_t n : {(int64_t)0, (int64_t)1, (int64_t)7, (int64_t)8}) {
+    SCOPED_TRACE("n " + std::to_string(n));
+    RunStats stats =
+        expectAgreesWithInterpreter(c, {uniformF32({2, 40}), uniformF32({40, 40}, -0.2, 0.2), IValue(n)}, 1e-5);
     EXPECT_EQ(stats.kernelCalls, 1);
   }
 }
