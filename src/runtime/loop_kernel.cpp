@@ -18,7 +18,10 @@ enum class ScalarOp : uint8_t { Add, Sub, Mul, Min, Max, Neg, Lt, Le, Gt, Ge, Eq
 struct KernelStep {
   int kernel = 0;
   std::vector<int> buffers;  // tensor registers: the kernel's outputs, then its inputs
+  size_t outputs = 0;        // how many of `buffers` it writes
   std::vector<int> params;   // scalar registers
+  bool barrierAfter = true;  // LoopKernel::Phase
+  int64_t firstThread = 0;
 };
 
 struct ScalarStep {
@@ -125,9 +128,8 @@ void teamBarrier(ThreadState& st) {
 class LoopKernelProgram {
  public:
   LoopKernelProgram(const LoopKernel& loop, const KernelGraph& kernels, const std::vector<PhaseCode>& code)
-      : kernels_(kernels), code_(code) {
+      : kernels_(kernels), loop_(loop), code_(code) {
     top_ = buildLoop(loop.loop, true);
-    loopNode_ = loop.loop;
   }
 
   const std::vector<const Value*>& outerValues() const { return outer_; }
@@ -289,13 +291,14 @@ class LoopKernelProgram {
       for (size_t i = 0; i < k.buffers.size(); ++i) st.args[i] = st.ptr[k.buffers[i]];
       for (size_t i = 0; i < k.params.size(); ++i) st.params[i] = st.scal[k.params[i]];
       const PhaseCode& code = p.code_[k.kernel];
+      const int64_t t = (st.tid + st.team - k.firstThread % st.team) % st.team;
       if (code.blockCount > 0) {
-        const BlockShare share = blockShare(code.blockCount, st.team, st.tid);
+        const BlockShare share = blockShare(code.blockCount, st.team, t);
         if (share.begin < share.end) code.blocks(st.args.data(), st.params.data(), share.begin, share.end);
-      } else if (st.tid == 0) {
+      } else if (t == 0) {
         code.entry(st.args.data(), st.params.data(), 1);
       }
-      teamBarrier(st);
+      if (k.barrierAfter) teamBarrier(st);
     }
   };
 
@@ -305,7 +308,7 @@ class LoopKernelProgram {
     IValueList out;
     for (size_t i = 0; i < top.carries.size(); ++i) {
       const Carry& c = top.carries[i];
-      const Value* v = loopNode_->output(i);
+      const Value* v = loop_.loop->output(i);
       switch (c.kind) {
         case CarryKind::Scalar: {
           const StitchScalar s = st.scal[c.output];
@@ -494,6 +497,10 @@ class LoopKernelProgram {
       step.buffers.push_back(reg);
       anyElement |= numelOf(*out->type()->shape()) > 0;
     }
+    step.outputs = step.buffers.size();
+    const LoopKernel::Phase& phase = loop_.phases.at(index);
+    step.barrierAfter = phase.barrierAfter;
+    step.firstThread = phase.firstThread;
     step.buffers.insert(step.buffers.end(), inputs.begin(), inputs.end());
     for (const Value* p : k.params) step.params.push_back(scalarReg(p));
     maxArgs_ = std::max(maxArgs_, step.buffers.size());
@@ -511,8 +518,8 @@ class LoopKernelProgram {
   }
 
   const KernelGraph& kernels_;
+  const LoopKernel& loop_;
   std::vector<PhaseCode> code_;
-  const Node* loopNode_ = nullptr;
   int top_ = -1;
   std::vector<LoopSteps> loops_;
   std::vector<KernelStep> kernelSteps_;

@@ -112,6 +112,15 @@ struct Kernel {
 struct LoopKernel {
   std::string name;            // "loop0", "loop1", ...
   const Node* loop = nullptr;  // the prim.loop
+  // Per body kernel (by index in KernelGraph::kernels): whether the team
+  // meets at a barrier after its phase, and the thread its blocks start on
+  // (modulo the team). Phases that touch none of each other's outputs run
+  // back to back, the later ones starting on the next threads.
+  struct Phase {
+    bool barrierAfter = true;
+    int64_t firstThread = 0;
+  };
+  std::unordered_map<int, Phase> phases;
 };
 
 struct KernelGraph {

@@ -80,10 +80,11 @@ std::string valueList(const std::vector<Value*>& values, size_t from, const Valu
   return s;
 }
 
-// A loop kernel's body: its phases (each followed by the team's barrier),
-// the scalars each thread computes, nested loops and the carried values.
-void printLoopBody(std::ostringstream& o, const Node* loop, const KernelGraph& graph, const ValueNamer& names,
-                   const std::string& indent) {
+// A loop kernel's body: its phases (with the thread their blocks start on,
+// when not the first, and the team's barriers), the scalars each thread
+// computes, nested loops and the carried values.
+void printLoopBody(std::ostringstream& o, const Node* loop, const LoopKernel& kernel, const KernelGraph& graph,
+                   const ValueNamer& names, const std::string& indent) {
   const Block* body = loop->block(0);
   const Node* next = body->ret(0)->node();
   const bool counted = next && next->is("prim.constant") && next->attr("value").isBool() && next->attr("value").toBool();
@@ -96,9 +97,16 @@ void printLoopBody(std::ostringstream& o, const Node* loop, const KernelGraph& g
     auto at = graph.kernelAt.find(n);
     if (at != graph.kernelAt.end()) {
       const Kernel& k = graph.kernels[at->second];
-      o << in << "phase " << k.name << " grid (" << listStr(k.block.grid) << "); barrier\n";
+      o << in << "phase " << k.name << " grid (" << listStr(k.block.grid) << ")";
+      auto phase = kernel.phases.find(at->second);
+      if (phase == kernel.phases.end()) {
+        o << " (empty: not run)\n";
+        continue;
+      }
+      if (phase->second.firstThread) o << " from thread +" << phase->second.firstThread;
+      o << (phase->second.barrierAfter ? "; barrier\n" : "\n");
     } else if (n->is("prim.loop")) {
-      printLoopBody(o, n, graph, names, in);
+      printLoopBody(o, n, kernel, graph, names, in);
     } else if (n->is("list.append")) {
       o << in << "append %" << names.name(n->input(1)) << " to its row of %" << names.name(n->input(0)) << "\n";
     } else if (n->kind().rfind("scalar.", 0) == 0) {
@@ -119,7 +127,7 @@ std::string printKernelGraph(const KernelGraph& graph) {
   for (const LoopKernel& l : graph.loops) {
     o << "loop kernel " << l.name << ": " << valueList(l.loop->outputs(), 0, names) << " = prim.loop("
       << valueList(l.loop->inputs(), 0, names) << "), one call, one team of threads\n";
-    printLoopBody(o, l.loop, graph, names, "  ");
+    printLoopBody(o, l.loop, l, graph, names, "  ");
   }
   return o.str();
 }

@@ -128,11 +128,66 @@ class Qualifier {
   const KernelGraph& kernels_;
 };
 
+int64_t gridBlocks(const Kernel& k) {
+  int64_t n = 1;
+  for (int64_t g : k.block.grid) n *= g;
+  return n;
+}
+
+// Whether one of the two kernels reads or writes what the other writes.
+bool conflict(const Kernel& p, const Kernel& q) {
+  auto writes = [](const Kernel& k, const Value* v) {
+    return std::find(k.outputs.begin(), k.outputs.end(), v) != k.outputs.end();
+  };
+  for (const std::vector<const Value*>* values : {&q.inputs, &q.outputs})
+    for (const Value* v : *values)
+      if (writes(p, v)) return true;
+  for (const Value* v : p.inputs)
+    if (writes(q, v)) return true;
+  return false;
+}
+
+// Consecutive phases of a body (scalar steps between them change no
+// memory) that conflict with none of the phases since the last barrier
+// join their group; a nested loop, an append or the body's end closes it.
+// A carried tensor's next value is written into the buffer its current
+// value is not in (runtime/loop_kernel.h), so values never share memory
+// within an iteration.
+void placePhases(const Block* body, const KernelGraph& kernels, LoopKernel& loop) {
+  std::vector<int> group;
+  int64_t blocks = 0;
+  for (const Node* n : *body) {
+    if (n->is("prim.loop")) placePhases(n->block(0), kernels, loop);
+    auto at = kernels.kernelAt.find(n);
+    if (at == kernels.kernelAt.end()) {
+      if (n->is("prim.loop") || n->is("list.append")) {
+        group.clear();
+        blocks = 0;
+      }
+      continue;
+    }
+    const Kernel& q = kernels.kernels[at->second];
+    // A kernel whose outputs are all empty is not called: it touches nothing.
+    if (std::all_of(q.outputs.begin(), q.outputs.end(), [](const Value* v) { return numel(*v->type()) == 0; }))
+      continue;
+    if (std::any_of(group.begin(), group.end(), [&](int g) { return conflict(kernels.kernels[g], q); })) {
+      group.clear();
+      blocks = 0;
+    }
+    if (!group.empty()) loop.phases[group.back()].barrierAfter = false;
+    loop.phases[at->second] = LoopKernel::Phase{true, blocks};
+    blocks += gridBlocks(q);
+    group.push_back(at->second);
+  }
+}
+
 void planBlock(const Block* block, KernelGraph& kernels) {
   for (const Node* n : *block) {
     if (n->is("prim.loop") && runsAsLoopKernel(n, kernels)) {
       kernels.loopAt[n] = (int)kernels.loops.size();
-      kernels.loops.push_back(LoopKernel{"loop" + std::to_string(kernels.loops.size()), n});
+      LoopKernel loop{"loop" + std::to_string(kernels.loops.size()), n, {}};
+      placePhases(n->block(0), kernels, loop);
+      kernels.loops.push_back(std::move(loop));
       continue;
     }
     for (const Block* sub : n->blocks()) planBlock(sub, kernels);
