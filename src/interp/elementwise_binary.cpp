@@ -5,6 +5,7 @@
 #include <map>
 #include <type_traits>
 
+#include "common/scalar_powers.h"
 #include "interp/elementwise_ops.h"
 #include "interp/scalar_math.h"
 
@@ -163,6 +164,13 @@ Tensor binaryElementwise(const std::string& opName, const Operand& a, const Oper
   std::string op = baseOp(opName);
   auto rev = kReversed.find(op);
   if (rev != kReversed.end()) return binaryElementwise(rev->second, b, a, alpha, compute, out);
+  if (op == "pow" && !b.isTensor() && b.scalar().isScalar() && isFloating(compute)) {
+    const ScalarPower form = scalarPowerOf(b.scalar().toDouble());
+    if (form != ScalarPower::General)
+      return mapBinary<TypeSet::Floating, false>(a, b, compute, out, [form]<typename T>() {
+        return [form](T x, T y) -> T { return scalarPower(form, x, y); };
+      });
+  }
   auto it = binaryTable().find(op);
   STITCH_ASSERT(it != binaryTable().end(), "no binary elementwise op '", opName, "'");
   return it->second(a, b, alpha, compute, out);

@@ -4,6 +4,7 @@
 // immut.assign. Mirrors interp/elementwise_*.cpp and kernels_elementwise.cpp.
 #include <set>
 
+#include "common/scalar_powers.h"
 #include "ir/elementwise_dtypes.h"
 #include "ugraph/lowering.h"
 
@@ -82,6 +83,29 @@ AluOp binaryAlu(const std::string& fwd) {
   return ops.at(fwd);
 }
 
+// A floating tensor to a constant scalar power: PyTorch's exact form for
+// the exponents common/scalar_powers.h lists (General otherwise).
+ScalarPower scalarPowerForm(const Node& n, bool reversed, DType compute) {
+  if (reversed || forwardName(n.kind()) != "pow" || !isFloating(compute) || isTensor(n.input(1)))
+    return ScalarPower::General;
+  auto e = constDouble(n.input(1));
+  return e ? scalarPowerOf(*e) : ScalarPower::General;
+}
+
+int lowerScalarPower(ThreadGraph& tg, ScalarPower form, int x, DType t) {
+  switch (form) {
+    case ScalarPower::Square: return tg.alu(AluOp::Mul, t, {x, x});
+    case ScalarPower::Cube: return tg.alu(AluOp::Mul, t, {tg.alu(AluOp::Mul, t, {x, x}), x});
+    case ScalarPower::Sqrt: return tg.alu(AluOp::Sqrt, t, {x});
+    case ScalarPower::Rsqrt: return tg.alu(AluOp::Rsqrt, t, {x});
+    case ScalarPower::Reciprocal: return tg.alu(AluOp::Reciprocal, t, {x});
+    case ScalarPower::InverseSquare: return tg.alu(AluOp::Reciprocal, t, {tg.alu(AluOp::Mul, t, {x, x})});
+    case ScalarPower::General: break;
+  }
+  STITCH_ASSERT(false, "no lowering of the general power here");
+  return -1;
+}
+
 int lowerBinary(LowerContext& ctx, const Node& n, const std::vector<int>& idx) {
   const std::string& op = n.kind();
   ElementwiseTypes types = binaryOpTypes(op, promoteArgOf(n.input(0)), promoteArgOf(n.input(1)));
@@ -101,6 +125,8 @@ int lowerBinary(LowerContext& ctx, const Node& n, const std::vector<int>& idx) {
     r = tg.alu(binaryAlu(fwd), DType::b8, {tg.cast(a, DType::b8), tg.cast(b, DType::b8)});
   } else if (fwd == "gt" || fwd == "ge") {
     r = tg.alu(binaryAlu(fwd), DType::b8, {b, a});
+  } else if (auto form = scalarPowerForm(n, reversed, t); form != ScalarPower::General) {
+    r = lowerScalarPower(tg, form, a, t);
   } else {
     AluOp alu = binaryAlu(fwd);
     r = tg.alu(alu, aluOpReturnsBool(alu) ? DType::b8 : t, {a, b});

@@ -1,5 +1,7 @@
 // Binary elementwise ops against scalar references computed here, on fresh
 // random (often broadcast, often strided) operands of random dtypes.
+#include <cmath>
+#include <cstring>
 #include <functional>
 
 #include "core_test_util.h"
@@ -248,6 +250,55 @@ TEST(ElementwiseBinary, ReversedScalarOps) {
     int64_t e = ints.getInt(i);
     EXPECT_EQ(twoPow.getInt(i), e < 0 ? 0 : (int64_t(1) << e));
   }
+}
+
+// A floating tensor to one of six scalar powers takes PyTorch's exact form
+// (torch.pow(x, 2) is x * x bit for bit, checked against PyTorch 1.13);
+// other scalars and tensor exponents stay pow.
+template <typename T>
+void expectScalarPowers(DType t) {
+  SCOPED_TRACE(dtypeName(t));
+  Tensor x = randomTensor({301}, t, -40, 40);
+  const double specials[] = {0.0, -0.0, INFINITY, -INFINITY, NAN, 1e-30, -3.0};
+  for (int64_t i = 0; i < 7; ++i) x.setDouble(i, specials[i]);
+  struct Case {
+    IValue exponent;
+    std::function<T(T)> want;
+  };
+  const Case cases[] = {
+      {IValue(2.0), [](T v) { return v * v; }},
+      {IValue(int64_t(2)), [](T v) { return v * v; }},
+      {IValue(3.0), [](T v) { return v * v * v; }},
+      {IValue(0.5), [](T v) { return std::sqrt(v); }},
+      {IValue(-0.5), [](T v) { return T(1) / std::sqrt(v); }},
+      {IValue(-1.0), [](T v) { return T(1) / v; }},
+      {IValue(-2.0), [](T v) { return T(1) / (v * v); }},
+      {IValue(2.5), [](T v) { return std::pow(v, T(2.5)); }},
+      // A run-time 2: a constant one lets the C++ compiler turn pow into v * v.
+      {IValue(Tensor::empty({301}, t)), [](T v) {
+         volatile T two = 2;
+         return std::pow(v, (T)two);
+       }},
+  };
+  for (const Case& c : cases) {
+    if (c.exponent.isTensor()) c.exponent.toTensor().fill(2.0);
+    SCOPED_TRACE("exponent " + (c.exponent.isTensor() ? std::string("tensor of 2") : c.exponent.str()));
+    Tensor got = runTensorOp("pow", {IValue(x), c.exponent});
+    ASSERT_EQ(got.dtype(), t);
+    for (int64_t i = 0; i < x.numel(); ++i) {
+      const T want = c.want((T)x.getDouble(i)), have = (T)got.getDouble(i);
+      if (std::isnan(want)) {
+        EXPECT_TRUE(std::isnan(have)) << "x = " << x.getDouble(i);
+        continue;
+      }
+      EXPECT_EQ(std::memcmp(&want, &have, sizeof(T)), 0) << "x = " << x.getDouble(i) << ": " << have << " vs " << want;
+    }
+  }
+}
+
+TEST(ElementwiseBinary, ScalarPowersTakePyTorchsForms) {
+  expectScalarPowers<float>(DType::f32);
+  expectScalarPowers<double>(DType::f64);
 }
 
 TEST(ElementwiseBinary, ErrorsMatchPyTorch) {

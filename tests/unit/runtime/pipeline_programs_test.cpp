@@ -53,6 +53,22 @@ def f(x: torch.Tensor, w: torch.Tensor, n: int) -> torch.Tensor:
   }
 }
 
+// Scalar powers in kernels take PyTorch's exact forms, as the interpreter
+// does (common/scalar_powers.h): the same bits, no pow call for a square.
+TEST_F(PipelinePrograms, ScalarPowersMatchTheInterpreterBitForBit) {
+  Compiled c = compile(R"PY(
+def f(x: torch.Tensor) -> Tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
+    a = x.abs() + 0.25
+    return x.pow(2), x ** 3, a.pow(0.5), a ** -0.5, x.pow(-1.0), x ** -2, a.pow(2.5)
+)PY",
+                       "f", {"x=f32[7,33]"});
+  expectAgreesWithInterpreter(c, {uniformF32({7, 33}, -30, 30)}, 0.0);
+  const std::string& code = c.exe->source();
+  size_t pows = 0;
+  for (size_t at = code.find("powf("); at != std::string::npos; at = code.find("powf(", at + 1)) ++pows;
+  EXPECT_EQ(pows, 1u) << "one pow call, 2.5's:\n" << code;
+}
+
 TEST_F(PipelinePrograms, BranchesOnData) {
   Compiled c = compile(R"PY(
 def f(x: torch.Tensor, t: float) -> torch.Tensor:
