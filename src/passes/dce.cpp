@@ -103,12 +103,8 @@ bool pruneLoopCarried(Node* node) {
 // the constant false, never runs its body: its results are the values it
 // starts from.
 bool neverRuns(const Node* loop) {
-  auto constant = [](const Value* v) -> const Constant* {
-    const Node* def = v->node();
-    return def && def->is("prim.constant") ? &def->attr("value") : nullptr;
-  };
-  const Constant* trips = constant(loop->input(0));
-  const Constant* cond = constant(loop->input(1));
+  const Constant* trips = constantOf(loop->input(0));
+  const Constant* cond = constantOf(loop->input(1));
   return (trips && trips->isInt() && trips->toInt() <= 0) || (cond && cond->isBool() && !cond->toBool());
 }
 

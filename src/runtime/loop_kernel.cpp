@@ -8,6 +8,7 @@
 
 #include "common/error.h"
 #include "runtime/team_barrier.h"
+#include "ugraph/loop_kernels.h"
 
 namespace stitch {
 
@@ -340,12 +341,6 @@ class LoopKernelProgram {
     return out;
   }
 
-  static Shape contiguousStrides(const Shape& shape) {
-    Shape strides(shape.size(), 1);
-    for (int64_t d = (int64_t)shape.size() - 2; d >= 0; --d) strides[d] = strides[d + 1] * shape[d + 1];
-    return strides;
-  }
-
   // ---- building ----
 
   int newTensorReg(const Value* v) {
@@ -434,9 +429,7 @@ class LoopKernelProgram {
       l.carries.push_back(c);
     }
     for (const Node* n : *body) buildNode(n, l, pingPong, listOf, outermost ? l.counter : -1);
-    const Node* next = body->ret(0)->node();
-    if (!(next && next->is("prim.constant") && next->attr("value").isBool() && next->attr("value").toBool()))
-      l.next = scalarReg(body->ret(0));
+    if (!isCountedLoop(node)) l.next = scalarReg(body->ret(0));
     for (size_t i = 0; i < l.carries.size(); ++i) {
       Carry& c = l.carries[i];
       const Value* y = body->ret(i + 1);
@@ -509,12 +502,6 @@ class LoopKernelProgram {
     if (!anyElement) return;
     kernelSteps_.push_back(std::move(step));
     l.body.push_back(Step{StepKind::Kernel, (int)kernelSteps_.size() - 1});
-  }
-
-  static int64_t numelOf(const Shape& shape) {
-    int64_t n = 1;
-    for (int64_t d : shape) n *= d;
-    return n;
   }
 
   const KernelGraph& kernels_;

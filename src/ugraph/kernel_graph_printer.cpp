@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "ir/printer.h"
+#include "ugraph/loop_kernels.h"
 
 namespace stitch {
 
@@ -86,8 +87,7 @@ std::string valueList(const std::vector<Value*>& values, size_t from, const Valu
 void printLoopBody(std::ostringstream& o, const Node* loop, const LoopKernel& kernel, const KernelGraph& graph,
                    const ValueNamer& names, const std::string& indent) {
   const Block* body = loop->block(0);
-  const Node* next = body->ret(0)->node();
-  const bool counted = next && next->is("prim.constant") && next->attr("value").isBool() && next->attr("value").toBool();
+  const bool counted = isCountedLoop(loop);
   o << indent << "for %" << names.name(body->param(0)) << " in range(%" << names.name(loop->input(0)) << ")";
   if (!counted)
     o << " while %" << names.name(loop->input(1)) << " at entry, then %" << names.name(body->ret(0));

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "ugraph/lowering.h"
+
 namespace stitch {
 
 namespace {
@@ -9,11 +11,6 @@ namespace {
 bool isScalarType(const Value* v) { return v->type()->isScalar(); }
 
 bool isStaticTensor(const Value* v) { return v->type()->isTensor() && v->type()->fullyKnown(); }
-
-bool isConstantTrue(const Value* v) {
-  const Node* def = v->node();
-  return def && def->is("prim.constant") && def->attr("value").isBool() && def->attr("value").toBool();
-}
 
 // An empty list made outside the loop: the loop's list starts from nothing.
 bool isEmptyListConstruct(const Value* v) {
@@ -43,25 +40,17 @@ bool isLoopScalarOp(const Node* n) {
   return false;
 }
 
-int64_t numel(const Type& t) {
-  int64_t n = 1;
-  for (int64_t d : *t.shape()) n *= d;
-  return n;
-}
-
-// An Assign (immut.X_rev, immut.assign) in a kernel writes its whole base;
-// the host walker writes only the region into a base that dies there
-// (runtime/in_place_assign.h). A loop kernel writing a row per iteration
-// into a large carried tensor would copy all of it every iteration, so
-// such a loop stays on the host: a base over 64 KB and over 4 regions.
+// An Assign in a kernel writes its whole base; the host walker writes only
+// the region into a base that dies there (runtime/in_place_assign.h). A
+// loop kernel writing a row per iteration into a large carried tensor would
+// copy all of it every iteration, so such a loop stays on the host: a base
+// over 64 KB and over 4 regions.
 bool copiesALargeBase(const Node* n) {
-  const std::string& k = n->kind();
-  const bool assign = k == "immut.assign" ||
-                      (k.rfind("immut.", 0) == 0 && k.size() > 4 && k.compare(k.size() - 4, 4, "_rev") == 0);
-  if (!assign || n->inputs().size() < 2 || !isStaticTensor(n->input(0))) return false;
-  const Type& base = *n->input(0)->type();
-  const int64_t region = isStaticTensor(n->input(1)) ? numel(*n->input(1)->type()) : 1;
-  return numel(base) * (int64_t)dtypeSize(*base.dtype()) > (64 << 10) && numel(base) > 4 * region;
+  using namespace lowering;
+  if (!isAssign(*n) || !isStaticTensor(n->input(0))) return false;
+  const int64_t base = numel(shapeOf(n->input(0)));
+  const int64_t region = isStaticTensor(n->input(1)) ? numel(shapeOf(n->input(1))) : 1;
+  return base * (int64_t)dtypeSize(dtypeOf(n->input(0))) > (64 << 10) && base > 4 * region;
 }
 
 // The list.append that is a carried list's only use in the body, whose
@@ -84,7 +73,7 @@ class Qualifier {
     if (body->returns().empty()) return false;
     // A while loop's trip count is known only when it ends: no rows to
     // allocate for a list.
-    const bool counted = isConstantTrue(body->ret(0));
+    const bool counted = isCountedLoop(loop);
     if (loop->input(0)->type()->kind() != TypeKind::Int || loop->input(1)->type()->kind() != TypeKind::Bool)
       return false;
     std::vector<const Node*> appends;
@@ -168,7 +157,8 @@ void placePhases(const Block* body, const KernelGraph& kernels, LoopKernel& loop
     }
     const Kernel& q = kernels.kernels[at->second];
     // A kernel whose outputs are all empty is not called: it touches nothing.
-    if (std::all_of(q.outputs.begin(), q.outputs.end(), [](const Value* v) { return numel(*v->type()) == 0; }))
+    if (std::all_of(q.outputs.begin(), q.outputs.end(),
+                    [](const Value* v) { return lowering::numel(lowering::shapeOf(v)) == 0; }))
       continue;
     if (std::any_of(group.begin(), group.end(), [&](int g) { return conflict(kernels.kernels[g], q); })) {
       group.clear();
@@ -195,6 +185,11 @@ void planBlock(const Block* block, KernelGraph& kernels) {
 }
 
 }  // namespace
+
+bool isCountedLoop(const Node* loop) {
+  const Constant* next = constantOf(loop->block(0)->ret(0));
+  return next && next->isBool() && next->toBool();
+}
 
 bool runsAsLoopKernel(const Node* loop, const KernelGraph& kernels) {
   return Qualifier(kernels).loop(loop, true);

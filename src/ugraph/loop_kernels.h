@@ -29,6 +29,10 @@
 
 namespace stitch {
 
+// Whether the loop's body returns the constant true as its condition (a
+// `for` over a trip count known at entry, not a `while`).
+bool isCountedLoop(const Node* loop);
+
 // Whether `loop` (a prim.loop) can run as one loop kernel over `kernels`.
 bool runsAsLoopKernel(const Node* loop, const KernelGraph& kernels);
 

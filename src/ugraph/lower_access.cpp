@@ -30,11 +30,6 @@ std::string baseName(const Node& n) {
   return k;
 }
 
-bool isAssign(const Node& n) {
-  const std::string& k = n.kind();
-  return k.size() > 4 && k.substr(k.size() - 4) == "_rev";
-}
-
 // Arguments start after self (Access) or self and src (Assign).
 std::optional<ViewSpec> specOf(const Node& n) {
   size_t a = isAssign(n) ? 2 : 1;

@@ -280,6 +280,11 @@ std::optional<std::vector<int64_t>> constIntList(const Value* v) { return static
 
 bool isNoneValue(const Value* v) { return isNoneConstant(v); }
 
+bool isAssign(const Node& n) {
+  const std::string& k = n.kind();
+  return k.size() > 4 && k.compare(k.size() - 4, 4, "_rev") == 0;
+}
+
 std::optional<DType> constDType(const Value* v) {
   const Constant* k = constantOf(v);
   if (k && k->isDType()) return k->toDType();

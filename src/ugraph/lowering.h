@@ -137,6 +137,8 @@ std::optional<double> constDouble(const Value* v);
 std::optional<bool> constBool(const Value* v);
 std::optional<std::vector<int64_t>> constIntList(const Value* v);  // a plain int counts as [int]
 bool isNoneValue(const Value* v);
+// A FuncTs Assign (immut.X_rev): writes a region of its base.
+bool isAssign(const Node& n);
 std::optional<DType> constDType(const Value* v);  // a dtype constant
 // Element index of an operand broadcast to an output of rank idx.size():
 // leading dims dropped, size-1 dims index 0.
