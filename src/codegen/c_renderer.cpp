@@ -18,6 +18,9 @@ namespace {
 // the block; larger ones live in a per-thread scratch arena (kArenaC) at the
 // offset the kernel planner gave them (DEFINE_LOCAL's arg).
 constexpr int64_t kMaxStackLocalBytes = 64 * 1024;
+// Innermost constant loops of at most this many iterations are unrolled by
+// the compiler.
+constexpr int64_t kUnrolledTrips = 4;
 
 // The scratch arena of large block-local buffers. The host provides one per
 // thread (`stitch_set_arena`, installed by the loader like the parallel
@@ -169,6 +172,15 @@ class KernelWriter {
   }
 
   const UOp& at(int id) const { return kernel_.uops.at(id); }
+  // Whether no loop opens inside the loop that uop `id` opens.
+  bool innermostLoop(int id) const {
+    const std::vector<UOp>& uops = kernel_.uops.uops();
+    for (size_t k = (size_t)id + 1; k < uops.size(); ++k) {
+      if (uops[k].kind == UOpKind::Loop) return false;
+      if (uops[k].kind == UOpKind::EndLoop && uops[k].src.at(0) == id) return true;
+    }
+    return true;
+  }
   // A C variable is visible only inside the block that declares it: a uop
   // used after its loop or if has closed is a linearizer bug, caught here
   // rather than by the C compiler.
@@ -262,6 +274,14 @@ class KernelWriter {
       case UOpKind::Loop: {
         refs_[id] = cat("loop", std::to_string(id));
         const std::string& i = refs_[id];
+        // A loop of a few constant iterations (a two-element tile, a slice
+        // of two columns) is written out by the compiler, so the loop
+        // around it can be the one that vectorizes (-fno-unroll-loops
+        // leaves it a loop otherwise; clang's pragma, which gcc ignores).
+        const UOp &lo = at(u.src.at(0)), &hi = at(u.src.at(1));
+        if (lo.kind == UOpKind::Const && hi.kind == UOpKind::Const && hi.ival - lo.ival <= kUnrolledTrips &&
+            innermostLoop(id))
+          line("#pragma unroll");
         open(id, UOpKind::Loop, cat("for (int64_t ", i, " = ", ref(u.src.at(0)), "; ", i, " < ",
                                 ref(u.src.at(1)), "; ++", i, ") {"));
         return;

@@ -18,6 +18,8 @@ namespace {
 
 // Innermost output loops of at most this many iterations are unrolled.
 constexpr int64_t kMaxUnrolledInnerLoop = 4;
+// A loop shorter than this is not worth a vector loop of its own.
+constexpr int64_t kMinVectorizedTrips = 8;
 
 bool hasEffect(UOpKind kind) {
   switch (kind) {
@@ -494,6 +496,10 @@ void Linearizer::emitLoopsFrom(int from) {
       std::vector<int64_t> pieces = loopPiecesAt(p);
       if (!pieces.empty() && p == numLoops - 1) return emitPiecedInnerLoop(order_[p], pieces);
       if (!pieces.empty()) return emitPiecedOuterLoop(p, pieces);
+      if (p == numLoops - 2) {
+        std::vector<int64_t> inner = loopPiecesAt(p + 1);
+        if (splitsShortPieces(p, inner)) return emitShortPiecesApart(p, inner);
+      }
     }
     if (p == outerAt_) emitOuterReduces(outer_);
     if (p == numLoops - 1 && !outer_.empty()) {
@@ -599,14 +605,61 @@ void Linearizer::emitPiecedOuterLoop(int p, const std::vector<int64_t>& bounds) 
 // The innermost output loop as consecutive loops over its pieces, each
 // emitting the element's nodes afresh under its own bounds.
 void Linearizer::emitPiecedInnerLoop(int l, const std::vector<int64_t>& bounds) {
+  std::vector<std::pair<int64_t, int64_t>> pieces;
+  for (size_t p = 0; p + 1 < bounds.size(); ++p) pieces.emplace_back(bounds[p], bounds[p + 1]);
+  emitInnerPieces(l, pieces);
+  closeLoops();
+}
+
+void Linearizer::emitInnerPieces(int l, const std::vector<std::pair<int64_t, int64_t>>& pieces) {
   const int depth = (int)block_.loops.size();
-  for (size_t p = 0; p + 1 < bounds.size(); ++p) {
-    int u = pieceLoopUOp(l, bounds[p], bounds[p + 1]);
+  for (const auto& [lo, hi] : pieces) {
+    int u = pieceLoopUOp(l, lo, hi);
     loopVar_[l] = u;
     emitLevel(depth);
     emitStores(outputIndex());
     g_.add(makeUOp(UOpKind::EndLoop, DType::i64, {u}), false);
     forgetInnerLoopValues();
+  }
+}
+
+// Whether the innermost loop's pieces (innerBounds) mix short ones (a
+// slice of two columns: sigmoid of x[..., 0:2]) with long ones, inside a
+// loop at depth p long enough to vectorize. The short pieces' scalar
+// transcendentals then cost as much as the long piece's vectors (the YOLO
+// head's row: 4 scalar calls against 10 vectors of 8); run apart, in a
+// loop of their own over p's variable with the short loops unrolled, they
+// vectorize along p.
+bool Linearizer::splitsShortPieces(int p, const std::vector<int64_t>& innerBounds) const {
+  const int l = order_[p], inner = order_[p + 1];
+  if (!mayUnroll_ || innerBounds.empty() || l == splitLoop_ || inner == splitLoop_ ||
+      block_.loops[l].extent < kMinVectorizedTrips)
+    return false;
+  bool anyShort = false, anyLong = false;
+  for (size_t k = 0; k + 1 < innerBounds.size(); ++k)
+    (innerBounds[k + 1] - innerBounds[k] <= kMaxUnrolledInnerLoop ? anyShort : anyLong) = true;
+  return anyShort && anyLong;
+}
+
+// The loop at depth p twice: once around the innermost loop's short
+// pieces, once around its long ones. Each element is still computed once,
+// from the same nodes (only the order of the stores changes: the pieces
+// write disjoint columns of the outputs, which no kernel reads).
+void Linearizer::emitShortPiecesApart(int p, const std::vector<int64_t>& innerBounds) {
+  const int l = order_[p], inner = order_[p + 1];
+  for (bool shortOnes : {true, false}) {
+    std::vector<std::pair<int64_t, int64_t>> pieces;
+    for (size_t k = 0; k + 1 < innerBounds.size(); ++k)
+      if ((innerBounds[k + 1] - innerBounds[k] <= kMaxUnrolledInnerLoop) == shortOnes)
+        pieces.emplace_back(innerBounds[k], innerBounds[k + 1]);
+    int u = pieceLoopUOp(l, 0, block_.loops[l].extent);
+    loopVar_[l] = u;
+    loopUOps_.push_back(u);
+    emitLevel(p + 1);
+    emitInnerPieces(inner, pieces);
+    g_.add(makeUOp(UOpKind::EndLoop, DType::i64, {u}), false);
+    loopUOps_.pop_back();
+    forgetValuesFrom(p + 1);
   }
   closeLoops();
 }

@@ -41,6 +41,9 @@ class Linearizer {
   std::vector<int64_t> loopPiecesAt(int p) const;
   void emitPiecedInnerLoop(int l, const std::vector<int64_t>& bounds);
   void emitPiecedOuterLoop(int p, const std::vector<int64_t>& bounds);
+  bool splitsShortPieces(int p, const std::vector<int64_t>& innerBounds) const;
+  void emitShortPiecesApart(int p, const std::vector<int64_t>& innerBounds);
+  void emitInnerPieces(int l, const std::vector<std::pair<int64_t, int64_t>>& pieces);
   int pieceLoopUOp(int l, int64_t lo, int64_t hi);
   void forgetInnerLoopValues();
   void forgetValuesFrom(int depth);

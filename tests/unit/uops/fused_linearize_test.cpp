@@ -3,6 +3,8 @@
 // readers), run by the uop evaluator and compared with the interpreter.
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include "../ugraph/ugraph_test_util.h"
 #include "fusion/fusion.h"
 #include "uop_eval.h"
@@ -101,16 +103,21 @@ TEST(FusedLinearize, ScheduleSplitsAnInnerLoop) {
 // cut into pieces). Small heads keep the view in the kernel; a large one
 // leaves it to the host and splits the grid rows, one row index per block:
 // a tile's unit dim must not stop the loop pieces.
-void expectRowTilesFilledOncePerRow(const Program& p, bool viewOnHost) {
-  auto g = simplifiedGraph(p);
+// The kernels of g's fusion plan, which must be one group.
+KernelGraph oneGroupsKernels(const Graph& g, bool viewOnHost) {
   FusionOptions options;
   options.kernelOp = canRunInKernel;
-  FusionPlan plan = fuseGraph(*g, options);
-  ASSERT_EQ(plan.groups.size(), 1u);
-  EXPECT_EQ(plan.groups[0].hostReshape != nullptr, viewOnHost) << printFusionPlan(plan);
+  FusionPlan plan = fuseGraph(g, options);
+  EXPECT_EQ(plan.groups.size(), 1u);
+  if (!plan.groups.empty()) EXPECT_EQ(plan.groups[0].hostReshape != nullptr, viewOnHost) << printFusionPlan(plan);
   PlanOptions planOptions;
   planOptions.fusion = &plan;
-  KernelGraph kernels = planKernels(*g, planOptions);
+  return planKernels(g, planOptions);
+}
+
+void expectRowTilesFilledOncePerRow(const Program& p, bool viewOnHost) {
+  auto g = simplifiedGraph(p);
+  KernelGraph kernels = oneGroupsKernels(*g, viewOnHost);
   ASSERT_EQ(kernels.kernels.size(), 1u);
   const Kernel& k = kernels.kernels[0];
   for (const LocalBuffer& local : k.block.locals)
@@ -170,6 +177,42 @@ TEST(FusedLinearize, TilesOfAViewedRowAreFilledOncePerRow) {
   expectRowTilesFilledOncePerRow({"head", kDetectionHead, {T({1, a, h, w, c}), T({1, 1, h, w, 2})}}, false);
   expectRowTilesFilledOncePerRow({"large_head", kDetectionHead, {T({1, 3, 16, 16, 85}), T({1, 1, 16, 16, 2})}},
                                  true);
+}
+
+// The same head over 16 x 16 cells: the short pieces of a row (the 2-column
+// slices, scalar sigmoids and exps in loops of 2) run in a loop over the
+// cells of their own, apart from the long piece (the 81 class sigmoids),
+// so the C compiler can vectorize them along the cells; every element is
+// still written once, with the interpreter's values.
+TEST(FusedLinearize, ShortPiecesOfARowRunApartFromTheLongOne) {
+  const int64_t c = testing::randInt(12, 90);
+  Program p{"large_head", kDetectionHead, {T({1, 3, 16, 16, c}), T({1, 1, 16, 16, 2})}};
+  auto g = simplifiedGraph(p);
+  KernelGraph kernels = oneGroupsKernels(*g, true);
+  ASSERT_EQ(kernels.kernels.size(), 1u);
+  expectMatchesInterpreter(p, *g, kernels.kernels[0]);
+  KernelUOps uops = linearize(kernels.kernels[0]);
+  SCOPED_TRACE(uops.uops.str());
+  // The loop around each transcendental's loop, by the length of the latter.
+  std::vector<int> open;
+  std::set<int> shortParents, longParents;
+  for (int id = 0; id < uops.uops.size(); ++id) {
+    const UOp& u = uops.uops.at(id);
+    if (u.kind == UOpKind::Loop) open.push_back(id);
+    if (u.kind == UOpKind::EndLoop && !open.empty() && u.src[0] == open.back()) open.pop_back();
+    if (u.kind != UOpKind::Alu || (u.alu != AluOp::Exp && u.alu != AluOp::Sigmoid)) continue;
+    ASSERT_GE(open.size(), 2u);
+    const UOp& loop = uops.uops.at(open.back());
+    const int64_t trips = uops.uops.at(loop.src[1]).ival - uops.uops.at(loop.src[0]).ival;
+    (trips <= 2 ? shortParents : longParents).insert(open[open.size() - 2]);
+  }
+  ASSERT_FALSE(shortParents.empty());
+  ASSERT_EQ(longParents.size(), 1u);
+  EXPECT_EQ(shortParents.count(*longParents.begin()), 0u) << "a short piece in the long piece's loop";
+  for (int parent : shortParents) {
+    const UOp& loop = uops.uops.at(parent);
+    EXPECT_EQ(uops.uops.at(loop.src[1]).ival - uops.uops.at(loop.src[0]).ival, 16) << "not the loop over cells";
+  }
 }
 
 }  // namespace
