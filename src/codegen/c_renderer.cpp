@@ -275,12 +275,15 @@ class KernelWriter {
         refs_[id] = cat("loop", std::to_string(id));
         const std::string& i = refs_[id];
         // A loop of a few constant iterations (a two-element tile, a slice
-        // of two columns) is written out by the compiler, so the loop
-        // around it can be the one that vectorizes (-fno-unroll-loops
-        // leaves it a loop otherwise; clang's pragma, which gcc ignores).
+        // of two columns) inside another loop is written out by the
+        // compiler, so the loop around it can be the one that vectorizes
+        // (-fno-unroll-loops leaves it a loop otherwise; clang's pragma,
+        // which gcc ignores). Outside any loop (a lane fold's last
+        // halvings, once per block) there is nothing to gain.
         const UOp &lo = at(u.src.at(0)), &hi = at(u.src.at(1));
+        const bool inLoop = std::find(scopes_.begin(), scopes_.end(), UOpKind::Loop) != scopes_.end();
         if (lo.kind == UOpKind::Const && hi.kind == UOpKind::Const && hi.ival - lo.ival <= kUnrolledTrips &&
-            innermostLoop(id))
+            inLoop && innermostLoop(id))
           line("#pragma unroll");
         open(id, UOpKind::Loop, cat("for (int64_t ", i, " = ", ref(u.src.at(0)), "; ", i, " < ",
                                 ref(u.src.at(1)), "; ++", i, ") {"));
