@@ -106,6 +106,13 @@ Value* Emitter::emitTorchCall(const std::string& fn, const Expr& call) {
     CallArgs args = emitArgs(call, false);
     if (args.positional.size() != 1 || !isNumber(args.positional[0]->type()))
       throw UserError("torch.tensor is only supported with one Python scalar", loc);
+    // torch.tensor takes its dtype from the scalar (int64, bool, the default
+    // float); scalar_tensor's default is float whatever the scalar.
+    const TypeKind kind = args.positional[0]->type()->kind();
+    const bool typed = std::any_of(args.keywords.begin(), args.keywords.end(),
+                                   [](const auto& kw) { return kw.first == "dtype"; });
+    if (!typed && kind != TypeKind::Float)
+      args.keywords.emplace_back("dtype", constant(Constant(kind == TypeKind::Int ? DType::i64 : DType::b8), loc));
     return opResult(emitOp("scalar_tensor", args.positional, args.keywords, loc), loc);
   }
   if (fn == "index_put_" || fn == "index_put") return emitIndexPut(fn, emitArgs(call, true), loc);

@@ -156,10 +156,11 @@ void forEachScattered(const Tensor& self, int64_t dim, const Tensor& index, cons
                       F&& f) {
   Tensor idx = index.contiguous();
   const int64_t* v = idx.data<int64_t>();
-  int64_t rank = index.dim();
-  Shape selfStrides = contiguousStrides(self.sizes());
-  Shape srcStrides = src.defined() ? contiguousStrides(src.sizes()) : Shape(rank, 0);
-  int64_t dimSize = self.dim() == 0 ? 1 : self.size(dim);
+  const Shape indexShape = scatterShape(index.sizes());
+  const int64_t rank = (int64_t)indexShape.size();
+  Shape selfStrides = contiguousStrides(scatterShape(self.sizes()));
+  Shape srcStrides = src.defined() ? contiguousStrides(scatterShape(src.sizes())) : Shape(rank, 0);
+  int64_t dimSize = scatterShape(self.sizes())[dim];
   std::vector<int64_t> counter(rank, 0);
   for (int64_t k = 0, n = idx.numel(); k < n; ++k) {
     int64_t target = v[k];
@@ -175,7 +176,7 @@ void forEachScattered(const Tensor& self, int64_t dim, const Tensor& index, cons
     }
     f(selfOffset, srcOffset);
     for (int64_t d = rank - 1; d >= 0; --d) {
-      if (++counter[d] < index.size(d)) break;
+      if (++counter[d] < indexShape[d]) break;
       counter[d] = 0;
     }
   }

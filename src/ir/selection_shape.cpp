@@ -73,17 +73,18 @@ Dims checkIndexPutValues(const Dims& values, const Dims& slots) {
   return slots;
 }
 
+Dims scatterShape(const Dims& d) { return d.empty() ? Dims{1} : d; }
+
 void checkScatterShapes(const Dims& self, int64_t dim, const Dims& index,
                         const std::optional<Dims>& src) {
-  auto rank = [](const Dims& d) { return std::max<size_t>(d.size(), 1); };
-  if (rank(index) != rank(self) || (src && rank(*src) != rank(self))) {
+  const Dims s = scatterShape(self), i = scatterShape(index);
+  const std::optional<Dims> from = src ? std::optional<Dims>(scatterShape(*src)) : std::nullopt;
+  if (i.size() != s.size() || (from && from->size() != s.size())) {
     throw UserError("Index tensor must have the same number of dimensions as self tensor");
   }
-  for (size_t d = 0; d < index.size() && d < self.size(); ++d) {
-    int64_t i = index[d];
-    if (i < 0) continue;
-    if (((int64_t)d != dim && self[d] >= 0 && i > self[d]) ||
-        (src && d < src->size() && (*src)[d] >= 0 && i > (*src)[d])) {
+  for (size_t d = 0; d < i.size(); ++d) {
+    if (i[d] < 0) continue;
+    if (((int64_t)d != dim && s[d] >= 0 && i[d] > s[d]) || (from && (*from)[d] >= 0 && i[d] > (*from)[d])) {
       throw UserError(errorMessage("Expected index ", dimsToString(index),
                                    " to be smaller than self ", dimsToString(self),
                                    " apart from dimension ", dim,

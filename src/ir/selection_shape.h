@@ -22,6 +22,9 @@ Dims advancedIndexShape(const Dims& self, int64_t dim, DType index, const Dims& 
 void checkIndexPutDTypes(DType self, DType values);
 // The shape values are broadcast to (the slots' shape), after checking they can be.
 Dims checkIndexPutValues(const Dims& values, const Dims& slots);
+// scatter's view of a shape: a 0-dim tensor counts as one of shape [1]
+// (PyTorch's rule for self, index and src alike).
+Dims scatterShape(const Dims& d);
 void checkScatterShapes(const Dims& self, int64_t dim, const Dims& index,
                         const std::optional<Dims>& src);
 

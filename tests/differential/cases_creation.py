@@ -41,6 +41,12 @@ CASES = [
     expr("empty_like_fill", "torch.empty_like(x).fill_(1.0) * x"),
     expr("scalar_tensor", "[torch.scalar_tensor(2.5), torch.scalar_tensor(3, dtype=torch.int64)]",
          ret=LIST),
+    # torch.tensor takes its dtype from the scalar: int64, bool, the default float.
+    case("tensor_dtype_from_scalar", """
+def f(n: int, b: bool, v: float) -> List[torch.Tensor]:
+    return [torch.tensor(n) // 2, torch.tensor(b), torch.tensor(v), torch.tensor(7) / 2,
+            torch.tensor(n, dtype=torch.float64), torch.tensor(n) + torch.tensor(True)]
+""", {"n": 7, "b": True, "v": 2.5}),
     case("creation_in_loop", """
 def f(n: int) -> torch.Tensor:
     acc = torch.zeros(n)

@@ -146,6 +146,12 @@ def f(x: torch.Tensor, r: torch.Tensor) -> torch.Tensor:
 def f(x: torch.Tensor, idx: torch.Tensor) -> torch.Tensor:
     return torch.zeros(6, dtype=torch.int64).scatter_add(0, idx, x)
 """, {"x": ("i64", [10], -5, 5), "idx": ("i64", [10], 0, 6)}),
+    # A 0-dim index, src or self counts as shape [1], as in PyTorch.
+    case("scatter_zero_dim_operands", """
+def f(x: torch.Tensor, i: torch.Tensor, v: torch.Tensor) -> List[torch.Tensor]:
+    return [torch.zeros(6).scatter_add(0, i, x), torch.zeros(6).scatter(0, i, 2.0),
+            x.scatter_add(0, torch.zeros(2, dtype=torch.int64), v), torch.zeros(6).scatter(0, i, v)]
+""", {"x": ("f32", []), "i": ("i64", [], 0, 6), "v": ("f32", [3])}),
     expr("where_scalar_branches", "[torch.where(x > 0.0, x, 0.0), torch.where(x > 0.0, 1.0, -1.0), torch.where(x < 0.5, 2, x)]",
          ret=LIST),
     case("functional_spellings", """
