@@ -63,6 +63,12 @@ enum class Isa { automatic, avx512, avx2, reference };
 Isa detectIsa();
 const char* toString(Isa isa);
 
+// Rows of C (the M dimension, on the vector lanes) that one register-blocked
+// pass of the GEMM kernel computes: 64 with AVX-512, 16 with AVX2 (and for
+// the portable code). A caller that packs A into contiguous panels of this
+// many rows (ld = this) gives every pass a panel free of cache-set conflicts.
+int64_t gemmPassRows(Isa isa = Isa::automatic);
+
 // One loop of a tensor operation, as the optimizer sees it.
 struct Dimension {
   dim_t type = dim_t::undefined;

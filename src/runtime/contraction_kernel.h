@@ -30,6 +30,9 @@ class ContractionKernel {
  public:
   // At most this many rows of C per tile.
   static constexpr int64_t kMaxTileRows = 64;
+  // B is packed into panels only for tiles of at least this many rows: the
+  // kernel then reuses each panel for several blocks of columns.
+  static constexpr int64_t kMinPackedTileRows = 16;
 
   // nullptr when the backend cannot run this node (see above).
   static std::unique_ptr<ContractionKernel> create(const Node& node, int threads);
@@ -46,14 +49,20 @@ class ContractionKernel {
 
  private:
   ContractionKernel(Form form, int threads);
-  // C tile (rows x n, row-major) = A rows (stride k) x B.
-  const tensorop::TensorOperation& tileProduct(int64_t rows) const;
+  // C tile (rows x n, row-major) = A rows (stride k) x B: the whole of it,
+  // or (B packed) the whole panels, then the narrower last one.
+  struct TileProducts {
+    tensorop::TensorOperation main;
+    tensorop::TensorOperation tail;
+  };
 
   Form form_;
   int threads_ = 1;
   int64_t tileRows_ = 1;
+  // > 0: B is packed per call into panels of this many columns of C.
+  int64_t panel_ = 0;
   // Keyed by rows: full tiles and the shorter last one.
-  std::map<int64_t, tensorop::TensorOperation> products_;
+  std::map<int64_t, TileProducts> products_;
 };
 
 }  // namespace stitch

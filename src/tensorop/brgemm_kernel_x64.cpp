@@ -46,8 +46,7 @@ class BrgemmGenerator : public JitGenerator {
     static const Reg64 regs[] = {rbp, r13, r14, r15};
     return regs[group];
   }
-  // Vectors along M in one row pass (64 rows on AVX-512, 16 on AVX2).
-  int maxVectors() const { return avx512() ? 4 : 2; }
+  int maxVectors() const { return brgemmPassVectors(avx512() ? Isa::avx512 : Isa::avx2); }
   int accReg(int j, int v) const { return j * mv_ + v; }
   int aReg(int nb, int v) const { return nb * mv_ + v; }
   int bReg(int nb, int u) const {
@@ -278,6 +277,10 @@ class BrgemmGenerator : public JitGenerator {
 };
 
 }  // namespace
+
+// 4 zmm of A plus 6 columns' 24 accumulators and 2 broadcasts fill AVX-512's
+// 32 registers; AVX2's 16 take 2 ymm of A by 6 columns.
+int brgemmPassVectors(Isa isa) { return isa == Isa::avx512 ? 4 : 2; }
 
 std::unique_ptr<CodeGenerator> makeBrgemmGenerator(const BrgemmDesc& d,
                                                    Isa isa) {

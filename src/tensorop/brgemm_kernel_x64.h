@@ -17,6 +17,9 @@ class CodeGenerator;
 
 namespace stitch::tensorop {
 
+// Vectors along M in one row pass: 4 zmm (64 rows) or 2 ymm (16 rows).
+int brgemmPassVectors(Isa isa);
+
 // Generates code for `d` (trans_a must be false; the caller packs A).
 std::unique_ptr<Xbyak::CodeGenerator> makeBrgemmGenerator(const BrgemmDesc& d,
                                                           Isa isa);

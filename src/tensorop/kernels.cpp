@@ -38,6 +38,11 @@ Isa detectIsa() {
   return detected;
 }
 
+int64_t gemmPassRows(Isa isa) {
+  const Isa use = resolveIsa(isa);
+  return use == Isa::avx512 ? 16 * brgemmPassVectors(use) : 8 * brgemmPassVectors(Isa::avx2);
+}
+
 Isa resolveIsa(Isa isa) {
   if (isa != Isa::automatic) {
     // Never emit instructions the CPU lacks, even when asked to.
