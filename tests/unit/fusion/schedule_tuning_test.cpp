@@ -75,6 +75,16 @@ def f(src: torch.Tensor, mean: float, scale: float):
   EXPECT_EQ(best(t), "(split_dim=0, sword=100, Row)");  // 32K elements a block
 }
 
+// A bias broadcast along the rows makes the column split read a little less
+// of it, but each of its blocks would walk 512 short runs of one row apiece.
+TEST(ScheduleTuning, BiasedActivationSplitsRowsNotShortColumnRuns) {
+  Tuned t = tune(Program{"bias_gelu", R"(
+def f(y: torch.Tensor, b: torch.Tensor):
+    return torch.nn.functional.gelu(y + b)
+)", {T({512, 768}), T({768})}});
+  EXPECT_EQ(t.ranked.front().splitDim, 0) << best(t);
+}
+
 TEST(ScheduleTuning, TinyTensorsRunInOneBlock) {
   Tuned t = tune(softmax(4, 16));
   EXPECT_EQ(best(t), "(split_dim=0, sword=1, Row)");
