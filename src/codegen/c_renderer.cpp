@@ -18,9 +18,6 @@ namespace {
 // the block; larger ones live in a per-thread scratch arena (kArenaC) at the
 // offset the kernel planner gave them (DEFINE_LOCAL's arg).
 constexpr int64_t kMaxStackLocalBytes = 64 * 1024;
-// Innermost constant loops of at most this many iterations are unrolled by
-// the compiler.
-constexpr int64_t kUnrolledTrips = 4;
 
 // The scratch arena of large block-local buffers. The host provides one per
 // thread (`stitch_set_arena`, installed by the loader like the parallel
@@ -282,7 +279,7 @@ class KernelWriter {
         // halvings, once per block) there is nothing to gain.
         const UOp &lo = at(u.src.at(0)), &hi = at(u.src.at(1));
         const bool inLoop = std::find(scopes_.begin(), scopes_.end(), UOpKind::Loop) != scopes_.end();
-        if (lo.kind == UOpKind::Const && hi.kind == UOpKind::Const && hi.ival - lo.ival <= kUnrolledTrips &&
+        if (lo.kind == UOpKind::Const && hi.kind == UOpKind::Const && hi.ival - lo.ival <= kShortLoopTrips &&
             inLoop && innermostLoop(id))
           line("#pragma unroll");
         open(id, UOpKind::Loop, cat("for (int64_t ", i, " = ", ref(u.src.at(0)), "; ", i, " < ",

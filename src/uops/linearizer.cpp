@@ -16,8 +16,8 @@ using linearizer_detail::Linearizer;
 
 namespace {
 
-// Innermost output loops of at most this many iterations are unrolled.
-constexpr int64_t kMaxUnrolledInnerLoop = 4;
+// A loop piece [lo, hi) short enough to unroll.
+bool isShortPiece(int64_t lo, int64_t hi) { return hi - lo <= kShortLoopTrips; }
 // A loop shorter than this is not worth a vector loop of its own.
 constexpr int64_t kMinVectorizedTrips = 8;
 
@@ -520,7 +520,7 @@ void Linearizer::emitLoopsFrom(int from) {
 // the innermost one, long and contiguous, which the C compiler vectorizes
 // (normalize's channel swap: 4x faster than a 3-iteration inner loop).
 bool Linearizer::unrollsInnerLoop(int l) const {
-  if (!mayUnroll_ || block_.loops.size() < 2 || l == splitLoop_ || block_.loops[l].extent > kMaxUnrolledInnerLoop)
+  if (!mayUnroll_ || block_.loops.size() < 2 || l == splitLoop_ || block_.loops[l].extent > kShortLoopTrips)
     return false;
   // Only element math inside: a reduction or a tile fill there defines its
   // accumulators and buffers once per copy, under one name.
@@ -637,7 +637,7 @@ bool Linearizer::splitsShortPieces(int p, const std::vector<int64_t>& innerBound
     return false;
   bool anyShort = false, anyLong = false;
   for (size_t k = 0; k + 1 < innerBounds.size(); ++k)
-    (innerBounds[k + 1] - innerBounds[k] <= kMaxUnrolledInnerLoop ? anyShort : anyLong) = true;
+    (isShortPiece(innerBounds[k], innerBounds[k + 1]) ? anyShort : anyLong) = true;
   return anyShort && anyLong;
 }
 
@@ -650,7 +650,7 @@ void Linearizer::emitShortPiecesApart(int p, const std::vector<int64_t>& innerBo
   for (bool shortOnes : {true, false}) {
     std::vector<std::pair<int64_t, int64_t>> pieces;
     for (size_t k = 0; k + 1 < innerBounds.size(); ++k)
-      if ((innerBounds[k + 1] - innerBounds[k] <= kMaxUnrolledInnerLoop) == shortOnes)
+      if (isShortPiece(innerBounds[k], innerBounds[k + 1]) == shortOnes)
         pieces.emplace_back(innerBounds[k], innerBounds[k + 1]);
     int u = pieceLoopUOp(l, 0, block_.loops[l].extent);
     loopVar_[l] = u;

@@ -24,6 +24,12 @@
 
 namespace stitch {
 
+// Constant loops of at most this many trips are written out: by the
+// linearizer (a block's innermost output loop, short loop pieces) and, for
+// the rest, by the C compiler at the renderer's request. One figure, so
+// that what the linearizer keeps as a short loop is what gets unrolled.
+inline constexpr int64_t kShortLoopTrips = 4;
+
 enum class UOpKind : uint8_t {
   DefineGlobal,  // kernel buffer `arg` (pointer to dtype); ival: 1 when written
   DefineVar,     // scalar kernel parameter `arg` (dtype i64, f64 or bool)
