@@ -33,7 +33,7 @@ inline float maxKeepingNaN(float m, float x) { return x != x || x > m ? x : m; }
 
 // Scales a row of scores in place and returns their max, a NaN winning.
 // GCC keeps the NaN-aware select of the portable loop scalar, so CPUs with
-// AVX-512 take vector compares; max is exact, so both give the same value
+// AVX-512 or AVX2 take vector compares; max is exact, so both give the same value
 // (up to the sign of a zero max, which exp(s - max) does not see).
 float scaleAndMaxPortable(float* sr, int64_t n, float scale) {
   float m = -INFINITY;
@@ -61,9 +61,26 @@ __attribute__((target("avx512f"))) float scaleAndMaxAvx512(float* sr, int64_t n,
   return nan ? NAN : maxKeepingNaN(m, rest);
 }
 
+__attribute__((target("avx2"))) float scaleAndMaxAvx2(float* sr, int64_t n, float scale) {
+  const __m256 factor = _mm256_set1_ps(scale);
+  __m256 maxes = _mm256_set1_ps(-INFINITY), nan = _mm256_setzero_ps();
+  int64_t j = 0;
+  for (; j + 8 <= n; j += 8) {
+    const __m256 x = _mm256_mul_ps(_mm256_loadu_ps(sr + j), factor);
+    _mm256_storeu_ps(sr + j, x);
+    nan = _mm256_or_ps(nan, _mm256_cmp_ps(x, x, _CMP_UNORD_Q));
+    maxes = _mm256_max_ps(maxes, x);
+  }
+  alignas(32) float m[8];
+  _mm256_store_ps(m, maxes);
+  const float rest = scaleAndMaxPortable(sr + j, n - j, scale);
+  if (_mm256_movemask_ps(nan)) return NAN;
+  return maxKeepingNaN(*std::max_element(m, m + 8), rest);
+}
+
 float scaleAndMax(float* sr, int64_t n, float scale) {
-  static const bool avx512 = __builtin_cpu_supports("avx512f");
-  return avx512 ? scaleAndMaxAvx512(sr, n, scale) : scaleAndMaxPortable(sr, n, scale);
+  static const bool avx512 = __builtin_cpu_supports("avx512f"), avx2 = __builtin_cpu_supports("avx2");
+  return avx512 ? scaleAndMaxAvx512(sr, n, scale) : avx2 ? scaleAndMaxAvx2(sr, n, scale) : scaleAndMaxPortable(sr, n, scale);
 }
 #else
 float scaleAndMax(float* sr, int64_t n, float scale) { return scaleAndMaxPortable(sr, n, scale); }
