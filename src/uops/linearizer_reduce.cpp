@@ -237,9 +237,18 @@ void Linearizer::emitOuterReduces(const std::vector<int>& reduces) {
     }
     std::vector<int> loops;
     const std::vector<int64_t> extents = extentsOf(reduces[first]);
+    // The innermost reduce variable advances `jam` terms per pass over the
+    // inner output loop (unroll and jam, as emitColumnFill): each element
+    // takes the same terms in the same order, its accumulator loaded and
+    // stored once per `jam` of them (a GEMV split along its columns was
+    // bound by those stores).
+    const int64_t lastExtent = extents.empty() ? 1 : extents.back();
+    const int64_t jam = extents.empty() ? 1 : lastExtent % 4 == 0 ? 4 : lastExtent % 2 == 0 ? 2 : 1;
     for (size_t p = 0; p < extents.size(); ++p) {
-      int l = loopUOp(c(0), c(extents[p]));
+      const bool jammed = jam > 1 && p + 1 == extents.size();
+      int l = loopUOp(c(0), c(jammed ? extents[p] / jam : extents[p]));
       loops.push_back(l);
+      if (jammed) break;  // bound per term inside the inner output loop
       for (size_t k = first; k < last; ++k) {
         const int r = tg_.node(reduces[k]).reduceVars[p];
         value_[reduceVarNode_.at(r)] = l;
@@ -257,24 +266,49 @@ void Linearizer::emitOuterReduces(const std::vector<int>& reduces) {
       }
     }
     j = openInnerReloading(&offset);
-    for (size_t k = first; k < last; ++k) {
-      const int i = reduces[k];
-      const TNode& n = tg_.node(i);
-      const int body = n.args[0];
-      const DType acc = n.dtype;
-      std::vector<char> inBody = inBodyOf(i);
-      for (int m = 0; m <= body; ++m) {
-        if (!inBody[m] || value_[m] >= 0 || tg_.node(m).op == TOp::ReduceVar || outDepth_[m] != depth) continue;
-        const auto& rv = rvars_[m];
-        if (!std::all_of(rv.begin(), rv.end(), [&](int x) { return bound_[x] != 0; })) continue;
-        emitNode(m);
+    std::vector<int> prev(last - first, -1);
+    for (int64_t u = 0; u < jam; ++u) {
+      std::vector<int> lastVars;
+      if (jam > 1) {
+        const int term = g_.alu(AluOp::Add, DType::i64, {g_.alu(AluOp::Mul, DType::i64, {loops.back(), c(jam)}), c(u)});
+        for (size_t k = first; k < last; ++k) {
+          const int r = tg_.node(reduces[k]).reduceVars.back();
+          value_[reduceVarNode_.at(r)] = term;
+          bound_[r] = 1;
+          lastVars.push_back(r);
+        }
       }
-      int v = value_[body];
-      STITCH_ASSERT(v >= 0, "reduction body of %", i, " not emitted");
-      if (g_.at(v).dtype != acc) v = g_.add(makeUOp(UOpKind::Cast, acc, {v}));
-      int prev = g_.add(makeUOp(UOpKind::Load, acc, {outerArrays_[k], offset}), false);
-      g_.add(makeUOp(UOpKind::Store, acc, {outerArrays_[k], offset, combine(n.reduce, acc, prev, v)}), false);
+      for (size_t k = first; k < last; ++k) {
+        const int i = reduces[k];
+        const TNode& n = tg_.node(i);
+        const int body = n.args[0];
+        const DType acc = n.dtype;
+        std::vector<char> inBody = inBodyOf(i);
+        // Jammed, the terms' values that do not depend on the inner loop
+        // (x[k] of a GEMV) are emitted here too, per term.
+        for (int m = 0; m <= body; ++m) {
+          if (!inBody[m] || value_[m] >= 0 || tg_.node(m).op == TOp::ReduceVar) continue;
+          if (outDepth_[m] != depth && (jam == 1 || outDepth_[m] > depth)) continue;
+          const auto& rv = rvars_[m];
+          if (!std::all_of(rv.begin(), rv.end(), [&](int x) { return bound_[x] != 0; })) continue;
+          emitNode(m);
+        }
+        int v = value_[body];
+        STITCH_ASSERT(v >= 0, "reduction body of %", i, " not emitted");
+        if (g_.at(v).dtype != acc) v = g_.add(makeUOp(UOpKind::Cast, acc, {v}));
+        if (prev[k - first] < 0) prev[k - first] = g_.add(makeUOp(UOpKind::Load, acc, {outerArrays_[k], offset}), false);
+        prev[k - first] = combine(n.reduce, acc, prev[k - first], v);
+      }
+      // The next term's values are its own.
+      for (size_t m = 0; m < value_.size(); ++m) {
+        const auto& rv = rvars_[m];
+        if (tg_.node((int)m).op != TOp::ReduceVar &&
+            std::any_of(lastVars.begin(), lastVars.end(), [&](int r) { return std::find(rv.begin(), rv.end(), r) != rv.end(); }))
+          value_[m] = -1;
+      }
     }
+    for (size_t k = first; k < last; ++k)
+      g_.add(makeUOp(UOpKind::Store, tg_.node(reduces[k]).dtype, {outerArrays_[k], offset, prev[k - first]}), false);
     endLoop(j);
     for (auto it = loops.rbegin(); it != loops.rend(); ++it) endLoop(*it);
     for (size_t k = first; k < last; ++k)

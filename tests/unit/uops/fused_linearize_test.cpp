@@ -221,6 +221,20 @@ TEST(FusedLinearize, ShortPiecesOfARowRunApartFromTheLongOne) {
 namespace stitch::ugraph_test {
 namespace {
 
+// Multiply-adds from the value v back to the accumulator's load.
+int mulAddChain(const UOpGraph& g, int v) {
+  int chain = 0;
+  for (; g.at(v).kind == UOpKind::Alu && g.at(v).alu == AluOp::MulAdd; v = g.at(v).src[2]) ++chain;
+  return chain;
+}
+
+// The DEFINE_LOCAL named `name`, or -1.
+int localNamed(const UOpGraph& g, const std::string& name) {
+  for (int id = 0; id < g.size(); ++id)
+    if (g.at(id).kind == UOpKind::DefineLocal && g.at(id).name == name) return id;
+  return -1;
+}
+
 // A row-vector product read whole by a reduction over its columns
 // (greedy decoding's `argmax(h @ w)`; a softmax of it): the product's tile
 // is filled by columns — w's rows in order, the tile accumulating across
@@ -243,10 +257,7 @@ TEST(FusedLinearize, ProductTileFilledByColumns) {
     // The tile's accumulating store sits in a loop of n iterations nested
     // in one of k / jam, its value a chain of jam multiply-adds.
     const int64_t jam = k % 4 == 0 ? 4 : k % 2 == 0 ? 2 : 1;
-    int local = -1;
-    for (int id = 0; id < uops.uops.size() && local < 0; ++id)
-      if (uops.uops.at(id).kind == UOpKind::DefineLocal && uops.uops.at(id).name == kern.block.locals[0].name)
-        local = id;
+    const int local = localNamed(uops.uops, kern.block.locals[0].name);
     ASSERT_GE(local, 0);
     EXPECT_EQ(uops.uops.at(local).ival, n);
     std::vector<int64_t> open;
@@ -256,14 +267,46 @@ TEST(FusedLinearize, ProductTileFilledByColumns) {
       if (u.kind == UOpKind::Loop) open.push_back(uops.uops.at(u.src[1]).ival);
       if (u.kind == UOpKind::EndLoop && uops.uops.at(u.src[0]).kind == UOpKind::Loop) open.pop_back();
       if (u.kind != UOpKind::Store || u.src[0] != local) continue;
-      int chain = 0;  // multiply-adds from the stored value back to the element's load
-      for (int v = u.src[2]; uops.uops.at(v).kind == UOpKind::Alu && uops.uops.at(v).alu == AluOp::MulAdd;
-           v = uops.uops.at(v).src[2])
-        ++chain;
+      const int chain = mulAddChain(uops.uops, u.src[2]);
       if (chain > 0) byColumns |= open.size() >= 2 && open.back() == n && open[open.size() - 2] == k / jam && chain == jam;
     }
     EXPECT_TRUE(byColumns) << "k " << k << " jam " << jam;
   }
+}
+
+}  // namespace
+}  // namespace stitch::ugraph_test
+
+namespace stitch::ugraph_test {
+namespace {
+
+// A row-vector product split along its columns (each block its share of n;
+// an RNN cell's GEMVs): the accumulators live in a partial array per block
+// and the reduction runs outside the loop over the block's columns. A pass
+// over the columns takes 4 (or 2) terms of k, so each accumulator is loaded
+// and stored once per pass, its stored value a chain of jam multiply-adds.
+TEST(FusedLinearize, SplitProductJamsTermsPerPassOverTheColumns) {
+  const int64_t k = 2 * testing::randInt(2, 20), n = 4 * testing::randInt(4, 20);
+  Program p{"splitgemv", "def f(h: torch.Tensor, w: torch.Tensor, b: torch.Tensor):\n    return torch.exp(h @ w + b)\n",
+            {T({1, k}), T({k, n}), T({n})}};
+  auto g = simplifiedGraph(p);
+  Kernel kern = oneGroupKernel(*g, {}, Schedule{1, 4, SchedType::Row});
+  expectMatchesInterpreter(p, *g, kern);
+  KernelUOps uops = linearize(kern);
+  SCOPED_TRACE(uops.uops.str());
+  const int64_t jam = k % 4 == 0 ? 4 : k % 2 == 0 ? 2 : 1;
+  const int partial = localNamed(uops.uops, "partial0");
+  ASSERT_GE(partial, 0) << "no partial array";
+  int accumulating = 0;
+  for (int id = 0; id < uops.uops.size(); ++id) {
+    const UOp& u = uops.uops.at(id);
+    if (u.kind != UOpKind::Store || u.src[0] != partial) continue;
+    const int chain = mulAddChain(uops.uops, u.src[2]);
+    if (chain == 0) continue;  // the start values
+    ++accumulating;
+    EXPECT_EQ(chain, jam) << "k " << k;
+  }
+  EXPECT_EQ(accumulating, 1);
 }
 
 }  // namespace
