@@ -158,9 +158,10 @@ void forEachScattered(const Tensor& self, int64_t dim, const Tensor& index, cons
   const int64_t* v = idx.data<int64_t>();
   const Shape indexShape = scatterShape(index.sizes());
   const int64_t rank = (int64_t)indexShape.size();
-  Shape selfStrides = contiguousStrides(scatterShape(self.sizes()));
+  const Shape selfShape = scatterShape(self.sizes());
+  Shape selfStrides = contiguousStrides(selfShape);
   Shape srcStrides = src.defined() ? contiguousStrides(scatterShape(src.sizes())) : Shape(rank, 0);
-  int64_t dimSize = scatterShape(self.sizes())[dim];
+  int64_t dimSize = selfShape[dim];
   std::vector<int64_t> counter(rank, 0);
   for (int64_t k = 0, n = idx.numel(); k < n; ++k) {
     int64_t target = v[k];

@@ -8,12 +8,15 @@
 
 namespace stitch::tensorop {
 
+// Floats per vector register: 16 (zmm) with AVX-512, 8 (ymm) with AVX2.
+inline int vectorLanes(Isa isa) { return isa == Isa::avx512 ? 16 : 8; }
+
 class JitGenerator : public Xbyak::CodeGenerator {
  protected:
   explicit JitGenerator(Isa isa);
 
   bool avx512() const { return isa_ == Isa::avx512; }
-  int width() const { return avx512() ? 16 : 8; }
+  int width() const { return vectorLanes(isa_); }
   int numVregs() const { return avx512() ? 32 : 16; }
   Xbyak::Xmm vreg(int i) const;
 

@@ -12,6 +12,7 @@
 #include "tensorop/binary_kernel.h"
 #include "tensorop/brgemm_kernel_x64.h"
 #include "tensorop/jit_cache.h"
+#include "tensorop/jit_generator.h"
 #include "tensorop/reference.h"
 #include "tensorop/unary_kernel.h"
 
@@ -40,7 +41,10 @@ Isa detectIsa() {
 
 int64_t gemmPassRows(Isa isa) {
   const Isa use = resolveIsa(isa);
-  return use == Isa::avx512 ? 16 * brgemmPassVectors(use) : 8 * brgemmPassVectors(Isa::avx2);
+  // The portable code has no register passes: it takes AVX2's width (any
+  // width packs correctly).
+  const Isa lanesOf = use == Isa::avx512 ? use : Isa::avx2;
+  return int64_t(brgemmPassVectors(lanesOf)) * vectorLanes(lanesOf);
 }
 
 Isa resolveIsa(Isa isa) {

@@ -282,7 +282,7 @@ void Linearizer::emitColumnFill(int i, int buffer) {
   // bound by its stores).
   const int last = red.reduceVars.back();
   const int64_t lastExtent = tg_.reduceExtent(last);
-  const int64_t jam = lastExtent % 4 == 0 ? 4 : lastExtent % 2 == 0 ? 2 : 1;
+  const int64_t jam = termsPerPass(lastExtent);
   std::vector<int> loops;
   for (int r : red.reduceVars) {
     const bool jammed = r == last;

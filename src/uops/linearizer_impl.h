@@ -12,6 +12,10 @@
 
 namespace stitch::linearizer_detail {
 
+// Terms of a reduce loop of `extent` that one pass over the elements takes
+// (unroll and jam): 4, else 2, else 1, whichever divides it.
+inline int64_t termsPerPass(int64_t extent) { return extent % 4 == 0 ? 4 : extent % 2 == 0 ? 2 : 1; }
+
 // The accumulator's start: the identity of the combining op.
 UOp reduceInit(ReduceOp op, DType dtype);
 

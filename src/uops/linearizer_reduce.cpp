@@ -242,8 +242,7 @@ void Linearizer::emitOuterReduces(const std::vector<int>& reduces) {
     // takes the same terms in the same order, its accumulator loaded and
     // stored once per `jam` of them (a GEMV split along its columns was
     // bound by those stores).
-    const int64_t lastExtent = extents.empty() ? 1 : extents.back();
-    const int64_t jam = extents.empty() ? 1 : lastExtent % 4 == 0 ? 4 : lastExtent % 2 == 0 ? 2 : 1;
+    const int64_t jam = extents.empty() ? 1 : termsPerPass(extents.back());
     for (size_t p = 0; p < extents.size(); ++p) {
       const bool jammed = jam > 1 && p + 1 == extents.size();
       int l = loopUOp(c(0), c(jammed ? extents[p] / jam : extents[p]));
