@@ -96,7 +96,11 @@ def bench_stitch(args, name, inputs, tmp, env):
     timed = run_stitch(args, name, inputs, tmp, env, ["--bench", str(args.reps)])
     with np.load(out) as data:
         outputs = [data["out%d" % i] for i in range(len(data.files))]
-    return {"stitch_ms": timed["time_ms"]["median"], "kernels": timed["kernels"]}, outputs
+    row = {"stitch_ms": timed["time_ms"]["median"], "kernels": timed["kernels"]}
+    if "host_loop" in timed:
+        row["host_us_per_iteration"] = timed["host_loop"]["us_per_iteration"]
+        row["host_iterations"] = timed["host_loop"]["iterations"]
+    return row, outputs
 
 
 def peer_makers():
@@ -203,6 +207,10 @@ def print_table(args, rows):
             fmt(r["roof_ms"]), r["bound"], "%.0f%%" % (100 * r["roof_ms"] / r["stitch_ms"])))
     if logs:
         print("\ngeomean of best peer / stitch: %.2fx" % np.exp(np.mean(logs)))
+    host = ["%s %.2f us x %d" % (name, r["host_us_per_iteration"], r["host_iterations"])
+            for name, r in rows.items() if "host_us_per_iteration" in r]
+    if host:
+        print("host loop steps, time per iteration beyond the kernels (median): " + "; ".join(host))
 
 
 def main():

@@ -207,6 +207,11 @@ struct TimedRuns {
   double medianMs = 0;          // of timesMs
   double minMs = 0;
   int64_t kernelCalls = 0;      // per run (0 in interp mode)
+  // Compiled mode, loops the host steps through (iterations per run > 0):
+  // the median over the timed runs of the run's time outside its kernels'
+  // routines, per iteration (dispatch, buffers, host ops, read-backs).
+  int64_t hostIterations = 0;
+  double hostUsPerIteration = 0;
 };
 
 // One function compiled for one signature of argument types.

@@ -1,5 +1,6 @@
 #include "api/program.h"
 
+#include <algorithm>
 #include <cstring>
 #include <iostream>
 
@@ -107,12 +108,10 @@ CompiledFunction::CompiledFunction(const CompileRequest& request, const IValueLi
   }
 }
 
-IValueList CompiledFunction::runOnce(const IValueList& inputs, int64_t* kernelCalls) const {
+IValueList CompiledFunction::runOnce(const IValueList& inputs, RunStats* stats) const {
   IValueList outputs;
   if (executable_) {
-    RunStats stats;
-    outputs = executable_->run(inputs, &stats);
-    *kernelCalls = stats.kernelCalls;
+    outputs = executable_->run(inputs, stats);
   } else {
     InterpOptions interp;
     interp.threads = options_.threads;
@@ -153,10 +152,10 @@ std::vector<api::Value> CompiledFunction::runChecked(const std::vector<api::Valu
     // The reference run needs the arguments as they were before this run
     // writes into them.
     IValueList originals = options_.check ? cloneValues(inputs) : IValueList{};
-    int64_t kernelCalls = 0;
-    IValueList outputs = runOnce(inputs, &kernelCalls);
+    RunStats stats;
+    IValueList outputs = runOnce(inputs, &stats);
     if (info) {
-      info->kernelCalls = kernelCalls;
+      info->kernelCalls = stats.kernelCalls;
       if (options_.check) info->check = compareWithReference(originals, outputs);
     }
     std::vector<api::Value> out;
@@ -179,16 +178,31 @@ std::vector<api::Value> CompiledFunction::run(const std::vector<api::Value>& arg
 api::TimedRuns CompiledFunction::runTimed(const std::vector<api::Value>& args, int repetitions) const {
   requireSignature(args);
   return translated([&] {
-    int64_t kernelCalls = 0;
-    TimedRun run = ::stitch::runTimed([&](const IValueList& fresh) { return runOnce(fresh, &kernelCalls); },
-                                      toIValues(args), repetitions);
+    // One entry per run, the untimed warm-up first when there is one.
+    std::vector<RunStats> stats;
+    TimedRun run = ::stitch::runTimed(
+        [&](const IValueList& fresh) {
+          stats.emplace_back().timeKernels = true;
+          return runOnce(fresh, &stats.back());
+        },
+        toIValues(args), repetitions);
     api::TimedRuns out;
     for (const IValue& v : run.outputs) out.outputs.push_back(toPublic(v));
     TimeSummary summary = summarizeTimes(run.timesMs);
+    const size_t warmUps = stats.size() - run.timesMs.size();
+    out.kernelCalls = stats.back().kernelCalls;
+    out.hostIterations = stats.back().hostIterations;
+    if (out.hostIterations > 0) {
+      std::vector<double> hostUs;
+      for (size_t i = 0; i < run.timesMs.size(); ++i) {
+        const RunStats& s = stats[warmUps + i];
+        hostUs.push_back((run.timesMs[i] - s.kernelMs) * 1e3 / std::max<int64_t>(s.hostIterations, 1));
+      }
+      out.hostUsPerIteration = summarizeTimes(std::move(hostUs)).medianMs;
+    }
     out.timesMs = std::move(run.timesMs);
     out.medianMs = summary.medianMs;
     out.minMs = summary.minMs;
-    out.kernelCalls = kernelCalls;
     return out;
   });
 }

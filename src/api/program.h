@@ -39,7 +39,7 @@ class CompiledFunction : public api::Program {
 
  private:
   void requireSignature(const std::vector<api::Value>& args) const;
-  IValueList runOnce(const IValueList& inputs, int64_t* kernelCalls) const;
+  IValueList runOnce(const IValueList& inputs, RunStats* stats) const;
   void returnWrittenArguments(const IValueList& inputs, IValueList& outputs) const;
   // `originals` are the arguments as they were before the run; the
   // reference interpreter may write into them.

@@ -3,6 +3,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <chrono>
 #include <mutex>
 #include <unordered_map>
 #include <unordered_set>
@@ -75,6 +76,19 @@ class ValueSlots {
   size_t count_ = 0;
 };
 
+// What a run does at a node, decided once per program: a loop of small
+// kernels runs the same nodes every iteration, and deciding again was
+// string compares, map lookups and a search of the op registry by name.
+struct NodeStep {
+  enum class Action : uint8_t { Constant, Kernel, InKernel, Loop, If, Nothing, Host };
+  Action action = Action::Host;
+  int kernel = -1;                       // Kernel: its index in the kernel graph
+  bool mayAssignInPlace = false;         // an assign that may write into its dead base first
+  const ViewKernel* view = nullptr;      // then: inPlaceView (null for immut.assign)
+  IValue constant;                       // Constant (never a tensor: a run may hand it out)
+  HostOp host;                           // Host
+};
+
 class CompiledProgram final : public Executable {
  public:
   CompiledProgram(const Graph& graph, CodePlan plan, const ExecutableOptions& options)
@@ -88,6 +102,7 @@ class CompiledProgram final : public Executable {
     loadKernels();
     setUpContractions();
     findInPlaceAssigns(graph.top());
+    planSteps(graph.top());
     setUpLoopKernels();
   }
 
@@ -186,6 +201,39 @@ class CompiledProgram final : public Executable {
     movedCarries_[loop] = std::move(move);
   }
 
+  void planSteps(const Block* block) {
+    std::vector<NodeStep>& steps = steps_[block];
+    for (const Node* node : *block) {
+      for (const Block* sub : node->blocks()) planSteps(sub);
+      NodeStep& step = steps.emplace_back();
+      using A = NodeStep::Action;
+      auto inPlace = inPlaceAssigns_.find(node);
+      if (inPlace != inPlaceAssigns_.end()) {
+        step.mayAssignInPlace = true;
+        step.view = inPlace->second;
+      }
+      auto at = plan_.kernels.kernelAt.find(node);
+      if (at != plan_.kernels.kernelAt.end()) step.kernel = at->second;
+      if (node->is("prim.constant")) {
+        step.action = A::Constant;
+        step.constant = IValue::fromConstant(node->attr("value"));
+        STITCH_ASSERT(!step.constant.isTensor(), "a constant tensor would be shared by every run");
+      } else if (step.kernel >= 0) {
+        step.action = A::Kernel;
+      } else if (plan_.kernels.inKernel.count(node)) {
+        step.action = A::InKernel;
+      } else if (node->is("prim.loop")) {
+        step.action = A::Loop;
+      } else if (node->is("prim.if")) {
+        step.action = A::If;
+      } else if (node->is("tssa.update")) {
+        step.action = A::Nothing;
+      } else {
+        step.host = findHostOp(*node);
+      }
+    }
+  }
+
   static bool isInside(const Node* node, const Node* outer) {
     for (const Node* n = node->owningNode(); n; n = n->owningNode())
       if (n == outer) return true;
@@ -209,6 +257,7 @@ class CompiledProgram final : public Executable {
   std::unordered_map<const Node*, const ViewKernel*> inPlaceAssigns_;  // -> inPlaceView
   std::unordered_map<const Node*, std::vector<bool>> movedCarries_;
   std::unordered_map<const Node*, std::unique_ptr<LoopKernelRunner>> loopKernels_;
+  std::unordered_map<const Block*, std::vector<NodeStep>> steps_;  // per block, one per node
   BufferPool pool_;
   std::mutex runMutex_;
 };
@@ -217,11 +266,13 @@ class CompiledProgram final : public Executable {
 // reference interpreter, with kernels called where they end.
 class ProgramRun {
  public:
-  explicit ProgramRun(CompiledProgram& program)
-      : p_(program), env_(program.slots_.size()), bound_(program.slots_.size(), 0) {}
+  ProgramRun(CompiledProgram& program, bool timeKernels)
+      : p_(program), env_(program.slots_.size()), bound_(program.slots_.size(), 0), timeKernels_(timeKernels) {}
 
   int64_t kernelCalls() const { return kernelCalls_; }
   int64_t inPlaceAssigns() const { return inPlaceAssigns_; }
+  int64_t hostIterations() const { return hostIterations_; }
+  double kernelMs() const { return kernelNs_ * 1e-6; }
 
   IValueList runBlock(const Block* block, IValueList params) {
     const std::vector<Value*>& ps = block->params();
@@ -229,11 +280,13 @@ class ProgramRun {
                   params.size());
     for (size_t i = 0; i < ps.size(); ++i) bind(ps[i], std::move(params[i]));
     const BlockLiveness& live = p_.liveness_.of(block);
+    const std::vector<NodeStep>& steps = p_.steps_.at(block);
     drop(live.unusedParams);
     size_t index = 0;
     for (const Node* node : *block) {
-      withNodeLocation(*node, [&] { runNode(node); });
-      drop(live.dropAfter.at(index++));
+      const NodeStep& step = steps[index];
+      withNodeLocation(*node, [&] { runNode(node, step); });
+      drop(live.dropAfter[index++]);
     }
     IValueList out;
     for (const Value* r : block->returns()) out.push_back(lookup(r));
@@ -242,6 +295,23 @@ class ProgramRun {
   }
 
  private:
+  // Times a kernel's own routine, from construction to the end of the
+  // scope, when the run counts kernel time.
+  class KernelClock {
+   public:
+    explicit KernelClock(ProgramRun& run) : run_(run.timeKernels_ ? &run : nullptr) {
+      if (run_) start_ = std::chrono::steady_clock::now();
+    }
+    ~KernelClock() {
+      if (run_) run_->kernelNs_ +=
+            std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start_).count();
+    }
+
+   private:
+    ProgramRun* run_;
+    std::chrono::steady_clock::time_point start_;
+  };
+
   // The value's slot when it is bound; null when it is not.
   IValue* find(const Value* v) {
     size_t slot = p_.slots_.of(v);
@@ -280,6 +350,17 @@ class ProgramRun {
     return args;
   }
 
+  // A host op on the node's inputs, their list the run's own, reused: a
+  // loop's host steps allocate no argument list per step.
+  IValueList callHost(const HostOp& op, const Node* node) {
+    hostArgs_.clear();
+    for (const Value* in : node->inputs()) hostArgs_.push_back(lookup(in));
+    IValueList results = runHostOp(op, *node, hostArgs_);
+    // The references go now: how many hold a buffer decides in-place writes.
+    hostArgs_.clear();
+    return results;
+  }
+
   void bindOutputs(const Node* node, IValueList results) {
     const std::vector<Value*>& outs = node->outputs();
     STITCH_ASSERT(results.size() == outs.size(), "'", node->kind(), "' gave ", results.size(),
@@ -287,22 +368,21 @@ class ProgramRun {
     for (size_t i = 0; i < outs.size(); ++i) bind(outs[i], std::move(results[i]));
   }
 
-  void runNode(const Node* node) {
-    const std::string& kind = node->kind();
+  void runNode(const Node* node, const NodeStep& step) {
+    using A = NodeStep::Action;
     // Constants are cheap and kernels bake theirs, but a host op may still
     // read one, so they are always bound.
-    if (kind == "prim.constant") {
-      bind(node->output(), IValue::fromConstant(node->attr("value")));
-      return;
+    if (step.action == A::Constant) return bind(node->output(), step.constant);
+    if (step.mayAssignInPlace && assignedInPlace(node, step)) return;
+    switch (step.action) {
+      case A::Kernel: return callKernel(step.kernel);
+      case A::Loop: return runLoop(node);
+      case A::If: return runIf(node);
+      case A::Host: return bindOutputs(node, callHost(step.host, node));
+      case A::Constant:
+      case A::InKernel:
+      case A::Nothing: return;
     }
-    if (p_.inPlaceAssigns_.count(node) && assignedInPlace(node)) return;
-    auto at = p_.plan_.kernels.kernelAt.find(node);
-    if (at != p_.plan_.kernels.kernelAt.end()) return callKernel(at->second);
-    if (p_.plan_.kernels.inKernel.count(node)) return;
-    if (kind == "prim.loop") return runLoop(node);
-    if (kind == "prim.if") return runIf(node);
-    if (kind == "tssa.update") return;
-    bindOutputs(node, runHostOp(*node, inputValues(node)));
   }
 
   // TorchScript's loop: runs while iter < max_trip_count and cond holds.
@@ -327,6 +407,7 @@ class ProgramRun {
     }
     const Block* body = node->block(0);
     bindOutputs(node, runLoopIterations(maxTrip, cond, std::move(carried), [&](IValueList params) {
+                  ++hostIterations_;
                   return runBlock(body, std::move(params));
                 }));
   }
@@ -337,6 +418,7 @@ class ProgramRun {
     loopOuter_.clear();
     for (const Value* v : kernel.outerValues()) loopOuter_.push_back(&lookup(v));
     IValueList outputs;
+    KernelClock clock(*this);
     if (!kernel.run(loopOuter_, p_.pool_, p_.threads_, outputs)) return false;
     ++kernelCalls_;
     bindOutputs(node, std::move(outputs));
@@ -350,16 +432,21 @@ class ProgramRun {
 
   // An Assign op whose base nobody else can see any more writes into the
   // base (the one reference is this environment's entry).
-  bool assignedInPlace(const Node* node) {
+  bool assignedInPlace(const Node* node, const NodeStep& step) {
     const IValue& base = lookup(node->input(0));
     const IValue& src = lookup(node->input(1));
     if (!base.isTensor() || !src.isTensor()) return false;
     const Tensor& b = base.toTensor();
     if (!b.defined() || b.sameStorage(src.toTensor()) || !p_.pool_.onlyHeldBy(b.storage(), 1))
       return false;
-    Tensor out = assignInPlace(*node, p_.inPlaceAssigns_.at(node), inputValues(node));
+    IValueList args = inputValues(node);
+    Tensor out;
+    {
+      KernelClock clock(*this);
+      out = assignInPlace(*node, step.view, args);
+    }
     bind(node->output(), std::move(out));
-    if (p_.plan_.kernels.kernelAt.count(node)) ++kernelCalls_;
+    if (step.kernel >= 0) ++kernelCalls_;
     ++inPlaceAssigns_;
     return true;
   }
@@ -390,7 +477,10 @@ class ProgramRun {
     const Tensor q = rows(node->input(0)), keys = rows(node->input(1)), v = rows(node->input(2));
     if (!attentionApplies(q, keys, v)) return runNodesOnHost(k);
     Tensor out = p_.pool_.allocate(attentionOutputShape(q, v), DType::f32);
-    attentionF32(q, keys, v, (float)lookup(node->input(3)).toDouble(), out, p_.threads_);
+    {
+      KernelClock clock(*this);
+      attentionF32(q, keys, v, (float)lookup(node->input(3)).toDouble(), out, p_.threads_);
+    }
     bind(node->output(), std::move(out));
   }
 
@@ -410,7 +500,10 @@ class ProgramRun {
     for (const Tensor& t : operands) ptrs.push_back(&t);
     const Type& type = staticTensorType(node->output());
     Tensor out = p_.pool_.allocate(*type.shape(), *type.dtype());
-    kernel->run(ptrs, out);
+    {
+      KernelClock clock(*this);
+      kernel->run(ptrs, out);
+    }
     bind(node->output(), std::move(out));
   }
 
@@ -473,7 +566,10 @@ class ProgramRun {
       anyElement |= outputs_.back().numel() > 0;
       bufs_[i] = outputs_.back().rawData();
     }
-    if (anyElement) fn(bufs_.data(), params_.data(), p_.callThreads_[&k - p_.plan_.kernels.kernels.data()]);
+    if (anyElement) {
+      KernelClock clock(*this);
+      fn(bufs_.data(), params_.data(), p_.callThreads_[&k - p_.plan_.kernels.kernels.data()]);
+    }
     denseCopies_.clear();
     for (size_t i = 0; i < nOut; ++i) bind(k.outputs[i], std::move(outputs_[i]));
     outputs_.clear();
@@ -515,7 +611,12 @@ class ProgramRun {
     if (supported) {
       const Type& type = staticTensorType(node->output());
       Tensor out = p_.pool_.allocate(*type.shape(), *type.dtype());
-      if (runCopyKernel(*node, args, out)) {
+      bool ran;
+      {
+        KernelClock clock(*this);
+        ran = runCopyKernel(*node, args, out);
+      }
+      if (ran) {
         bind(node->output(), std::move(out));
         return;
       }
@@ -531,8 +632,12 @@ class ProgramRun {
   std::vector<void*> bufs_;
   std::vector<StitchScalar> params_;
   std::vector<Tensor> outputs_, denseCopies_;
+  IValueList hostArgs_;  // callHost's
   std::vector<const IValue*> loopOuter_;
   int64_t inPlaceAssigns_ = 0;
+  bool timeKernels_;
+  int64_t kernelNs_ = 0;
+  int64_t hostIterations_ = 0;
 };
 
 IValueList CompiledProgram::run(const IValueList& inputs, RunStats* stats) {
@@ -545,12 +650,14 @@ IValueList CompiledProgram::run(const IValueList& inputs, RunStats* stats) {
   // Outputs of earlier runs that the caller still holds cannot be reused.
   pool_.releaseEscaped();
   int64_t reusesBefore = pool_.reuses();
-  ProgramRun run(*this);
+  ProgramRun run(*this, stats && stats->timeKernels);
   IValueList outputs = run.runBlock(graph_.top(), inputs);
   if (stats) {
     stats->kernelCalls = run.kernelCalls();
     stats->buffersReused = pool_.reuses() - reusesBefore;
     stats->inPlaceAssigns = run.inPlaceAssigns();
+    stats->hostIterations = run.hostIterations();
+    stats->kernelMs = run.kernelMs();
   }
   return outputs;
 }

@@ -26,9 +26,15 @@ struct ExecutableOptions {
 };
 
 struct RunStats {
+  // Set by the caller: time each kernel's own routine (two clock reads per
+  // call), so that the host's share of a run can be told apart.
+  bool timeKernels = false;
+
   int64_t kernelCalls = 0;    // kernel launches in the last run
   int64_t buffersReused = 0;  // kernel outputs placed on a pooled buffer in the last run
   int64_t inPlaceAssigns = 0; // Assign ops (immut.*_rev) that wrote into their dead base
+  int64_t hostIterations = 0; // loop bodies the host stepped through (not loop kernels)
+  double kernelMs = 0;        // with timeKernels: time inside the kernels' routines
 };
 
 class Executable {

@@ -28,15 +28,21 @@ const Kernel* aliasingTwin(const std::string& kind) {
 
 }  // namespace
 
-IValueList runHostOp(const Node& node, const IValueList& args) {
-  if (isHostProductOp(node) && args.size() == 2 && args[0].isTensor() && args[1].isTensor()) {
+HostOp findHostOp(const Node& node) {
+  HostOp found;
+  found.product = isHostProductOp(node);
+  found.op = aliasingTwin(node.kind());
+  if (!found.op) found.op = KernelRegistry::get().find(node.kind());
+  return found;
+}
+
+IValueList runHostOp(const HostOp& op, const Node& node, const IValueList& args) {
+  if (op.product && args.size() == 2 && args[0].isTensor() && args[1].isTensor()) {
     if (std::optional<Tensor> product = fewRowProduct(args[0].toTensor(), args[1].toTensor()))
       return {IValue(std::move(*product))};
   }
-  const Kernel* op = aliasingTwin(node.kind());
-  if (!op) op = KernelRegistry::get().find(node.kind());
-  if (!op) throw InternalError("internal error: no host implementation for op '" + node.kind() + "'");
-  IValueList results = (*op)(node, args);
+  if (!op.op) throw InternalError("internal error: no host implementation for op '" + node.kind() + "'");
+  IValueList results = (*op.op)(node, args);
   STITCH_ASSERT(results.size() == node.outputs().size(), "host op '", node.kind(), "' returned ",
                 results.size(), " values for ", node.outputs().size(), " outputs");
   return results;

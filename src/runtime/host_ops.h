@@ -3,14 +3,30 @@
 // interpreter's error handling (the failing node's location is added).
 // Kept apart from the kernel graph because both name a type `Kernel`.
 #pragma once
+#include <functional>
+
 #include "interp/ivalue.h"
 #include "ir/graph.h"
 
 namespace stitch {
 
+// A host op's implementation, found once per node: a loop runs the same
+// node every iteration, and finding it by name is string compares.
+// The interpreter's kernel type (interp/kernel_registry.h's Kernel).
+using HostKernel = std::function<IValueList(const Node& node, const IValueList& args)>;
+struct HostOp {
+  const HostKernel* op = nullptr;  // null: no implementation (an internal error if run)
+  bool product = false;        // matmul / bmm / mm: the few-row product first
+};
+HostOp findHostOp(const Node& node);
+
 // Runs `node` (any op but prim.loop / prim.if / prim.constant /
-// tssa.update) on its input values; one IValue per output.
-IValueList runHostOp(const Node& node, const IValueList& args);
+// tssa.update) on its input values; one IValue per output. `op` is
+// findHostOp(node).
+IValueList runHostOp(const HostOp& op, const Node& node, const IValueList& args);
+inline IValueList runHostOp(const Node& node, const IValueList& args) {
+  return runHostOp(findHostOp(node), node, args);
+}
 
 // Runs f, adding `node`'s location to a UserError or RuntimeFailure that has
 // none (as the interpreter does).

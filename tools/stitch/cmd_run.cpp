@@ -102,6 +102,12 @@ std::string jsonReport(const RunOptions& o, const RunReport& r) {
   j.key("median").value(r.runs.medianMs).key("min").value(r.runs.minMs);
   j.key("runs").value((int64_t)r.runs.timesMs.size());
   j.endObject();
+  if (r.runs.hostIterations > 0) {
+    j.key("host_loop").beginObject();
+    j.key("iterations").value(r.runs.hostIterations);
+    j.key("us_per_iteration").value(r.runs.hostUsPerIteration);
+    j.endObject();
+  }
   if (compiledMode) jsonCompile(j, r.program);
   if (r.program.tuned) {
     j.key("tune").beginObject();
@@ -149,6 +155,9 @@ void printText(const RunOptions& o, const RunReport& r) {
     std::cout << " (compiled, " << r.runs.kernelCalls << " kernel calls per run)\n";
   else
     std::cout << " (interp, stage " << api::stageName(o.stage) << ")\n";
+  if (o.bench > 0 && r.runs.hostIterations > 0)
+    std::cout << "host: " << r.runs.hostUsPerIteration << " us per loop iteration beyond its kernels ("
+              << r.runs.hostIterations << " iterations per run, median)\n";
   const api::ProgramInfo& p = r.program;
   if (p.compiledCode) std::cout << "compile: " << p.compileMs << " ms (" << p.cache << ", " << p.compiler << ")\n";
   if (p.tuned)

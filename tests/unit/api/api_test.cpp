@@ -1,6 +1,7 @@
 // The public API as its users see it: only include/stitch/stitch.h.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 #include <thread>
@@ -29,6 +30,13 @@ def total(xs: List[torch.Tensor]) -> torch.Tensor:
 
 def pair(x: torch.Tensor, n: int = 3) -> Tuple[torch.Tensor, int]:
     return x * float(n), n + 1
+
+def halve_until_small(x: torch.Tensor, steps: int) -> torch.Tensor:
+    for i in range(steps):
+        if float(x.abs().max()) < 1e-30:
+            break
+        x = x * 0.5 + 0.25
+    return x
 
 def broken(x: torch.Tensor) -> torch.Tensor:
     return x.no_such_method()
@@ -204,6 +212,29 @@ TEST(Api, TimedRunsWorkOnCopiesAndCheckOnDemand) {
   }
   std::shared_ptr<const api::Program> unchecked = f.compile(args);
   EXPECT_THROW(unchecked->check(args, unchecked->runTimed(args, 0).outputs), api::CompileError);
+}
+
+// A loop that reads a tensor's value each step runs on the host: timed
+// runs report its iterations and the host's time per iteration beyond the
+// kernels; a program without such a loop reports none.
+TEST(Api, TimedRunsReportHostLoopIterations) {
+  std::uniform_int_distribution<int64_t> trips(2, 9);
+  const int64_t steps = trips(rng);
+  api::Function loop = function("halve_until_small");
+  std::vector<api::Value> args = loop.bind({randomTensor({16}), api::Value(steps)});
+  api::TimedRuns runs = loop.compile(args)->runTimed(args, 3);
+  EXPECT_EQ(runs.hostIterations, steps);
+  EXPECT_GT(runs.hostUsPerIteration, 0.0);
+  // Each run's host share is part of that run's time.
+  EXPECT_LE(runs.hostUsPerIteration * 1e-3 * steps, *std::max_element(runs.timesMs.begin(), runs.timesMs.end()));
+  EXPECT_GE(runs.kernelCalls, steps);
+
+  api::Options interp;
+  interp.mode = api::Mode::Interp;
+  EXPECT_EQ(loop.compile(args, interp)->runTimed(args, 1).hostIterations, 0);
+  api::Function flat = function("scale_shift");
+  std::vector<api::Value> flatArgs = flat.bind({randomTensor({8})});
+  EXPECT_EQ(flat.compile(flatArgs)->runTimed(flatArgs, 1).hostIterations, 0);
 }
 
 TEST(Api, ParametersDescribeTheirAnnotations) {
