@@ -7,8 +7,16 @@ namespace stitch {
 
 IValue IValue::list(IValueList elems) {
   IValue v;
-  v.v_ = std::make_shared<const IValueList>(std::move(elems));
+  // Made mutable, held as const: appendIfUnshared may grow it.
+  v.v_ = ListPtr(std::make_shared<IValueList>(std::move(elems)));
   return v;
+}
+
+bool IValue::appendIfUnshared(IValue elem) {
+  ListPtr* list = std::get_if<ListPtr>(&v_);
+  if (!list || list->use_count() != 1) return false;
+  const_cast<IValueList&>(**list).push_back(std::move(elem));
+  return true;
 }
 
 IValue IValue::tuple(IValueList elems) {

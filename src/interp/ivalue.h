@@ -38,6 +38,10 @@ class IValue {
   static IValue list(IValueList elems);
   static IValue tuple(IValueList elems);
   static IValue fromConstant(const Constant& c);
+  // A list's elements are shared between the values that hold it and never
+  // change; but a list no other value holds may grow where it is: appends
+  // `elem` and returns true for such a list, false (nothing done) otherwise.
+  bool appendIfUnshared(IValue elem);
 
   bool isNone() const { return std::holds_alternative<NoneValue>(v_); }
   bool isBool() const { return std::holds_alternative<bool>(v_); }

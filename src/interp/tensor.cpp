@@ -83,14 +83,18 @@ Tensor Tensor::uninitialized(const Shape& sizes, DType dtype) {
   return onStorage(std::make_shared<Storage>(checkedTensorBytes(sizes, dtype), false), sizes, dtype);
 }
 
+const Tensor::Layout& Tensor::undefinedLayout() {
+  static const Layout none;
+  return none;
+}
+
 Tensor Tensor::onStorage(std::shared_ptr<Storage> storage, const Shape& sizes, DType dtype) {
   STITCH_ASSERT(storage && storage->nbytes() >= (size_t)numelOf(sizes) * dtypeSize(dtype),
                 "storage too small for a tensor of shape ", shapeToString(sizes));
   Tensor t;
   t.storage_ = std::move(storage);
   t.dtype_ = dtype;
-  t.sizes_ = sizes;
-  t.strides_ = contiguousStrides(sizes);
+  t.layout_ = std::make_shared<const Layout>(Layout{sizes, contiguousStrides(sizes)});
   t.offset_ = 0;
   return t;
 }
@@ -110,30 +114,30 @@ Tensor Tensor::asStrided(const Shape& sizes, const Shape& strides, int64_t offse
     STITCH_ASSERT(lo >= 0 && hi < capacity, "asStrided view out of storage bounds");
   }
   Tensor t = *this;
-  t.sizes_ = sizes;
-  t.strides_ = strides;
+  t.layout_ = std::make_shared<const Layout>(Layout{sizes, strides});
   t.offset_ = offset;
   return t;
 }
 
-int64_t Tensor::numel() const { return numelOf(sizes_); }
+int64_t Tensor::numel() const { return numelOf(sizes()); }
 
 bool Tensor::isContiguous() const {
+  const Layout& l = layout();
   int64_t expected = 1;
-  for (size_t i = sizes_.size(); i-- > 0;) {
-    if (sizes_[i] == 0) return true;
-    if (sizes_[i] == 1) continue;
-    if (strides_[i] != expected) return false;
-    expected *= sizes_[i];
+  for (size_t i = l.sizes.size(); i-- > 0;) {
+    if (l.sizes[i] == 0) return true;
+    if (l.sizes[i] == 1) continue;
+    if (l.strides[i] != expected) return false;
+    expected *= l.sizes[i];
   }
   return true;
 }
 
-std::string Tensor::shapeStr() const { return shapeToString(sizes_); }
+std::string Tensor::shapeStr() const { return shapeToString(sizes()); }
 
 Tensor Tensor::expandTo(const Shape& target) const {
   int64_t rank = (int64_t)target.size(), own = dim();
-  Shape broadcast = broadcastShapes(sizes_, target);
+  Shape broadcast = broadcastShapes(sizes(), target);
   if (own > rank || broadcast != target) {
     throw UserError(errorMessage("The expanded size of the tensor must match the existing size: "
                                  "cannot broadcast ", shapeStr(), " to ",
@@ -142,7 +146,7 @@ Tensor Tensor::expandTo(const Shape& target) const {
   Shape strides(rank, 0);
   for (int64_t d = 0; d < own; ++d) {
     int64_t td = d + rank - own;
-    strides[td] = sizes_[d] == target[td] ? strides_[d] : 0;
+    strides[td] = sizes()[d] == target[td] ? this->strides()[d] : 0;
   }
   return asStrided(target, strides, offset_);
 }
@@ -201,23 +205,23 @@ void Tensor::copyFrom(const Tensor& src) const {
   STITCH_ASSERT(defined() && src.defined(), "copyFrom with an undefined tensor");
   // Same shape and dtype, both dense: one block copy (memmove reads before
   // it writes where the two overlap, as the general path's clone does).
-  if (dtype_ == src.dtype_ && sizes_ == src.sizes_ && isContiguous() && src.isContiguous()) {
+  if (dtype_ == src.dtype_ && sizes() == src.sizes() && isContiguous() && src.isContiguous()) {
     if (numel() > 0) std::memmove(rawData(), src.rawData(), (size_t)numel() * dtypeSize(dtype_));
     return;
   }
   Tensor from = src;
   // Overlapping memory: read everything before writing anything.
   if (sameStorage(src)) from = src.clone();
-  Shape broadcast = broadcastShapes(sizes_, from.sizes());
-  if (broadcast != sizes_) {
+  Shape broadcast = broadcastShapes(sizes(), from.sizes());
+  if (broadcast != sizes()) {
     throw UserError(errorMessage("output with shape ", shapeStr(),
                                  " doesn't match the broadcast shape ", shapeToString(broadcast)));
   }
-  copySameShape(*this, from.expandTo(sizes_));
+  copySameShape(*this, from.expandTo(sizes()));
 }
 
 Tensor Tensor::clone() const {
-  Tensor out = empty(sizes_, dtype_);
+  Tensor out = empty(sizes(), dtype_);
   copySameShape(out, *this);
   return out;
 }
@@ -225,7 +229,7 @@ Tensor Tensor::clone() const {
 Tensor Tensor::contiguous() const { return isContiguous() ? *this : clone(); }
 
 Tensor Tensor::to(DType dtype) const {
-  Tensor out = empty(sizes_, dtype);
+  Tensor out = empty(sizes(), dtype);
   copySameShape(out, *this);
   return out;
 }
@@ -234,7 +238,7 @@ void Tensor::fill(double v) const {
   dispatchDType(dtype_, [&]<typename T>() {
     T value = static_cast<T>(v);
     T* p = elemPtr<T>(*this, 0);
-    forEachRow<1>(sizes_, {&strides_}, {offset_},
+    forEachRow<1>(sizes(), {&strides()}, {offset_},
                   [p, value](const std::array<int64_t, 1>& off, int64_t n,
                              const std::array<int64_t, 1>& st) {
                     T* q = p + off[0];
@@ -252,7 +256,7 @@ void Tensor::fillInt(int64_t v) const {
   dispatchDType(dtype_, [&]<typename T>() {
     T value = static_cast<T>(v);
     T* p = elemPtr<T>(*this, 0);
-    forEachRow<1>(sizes_, {&strides_}, {offset_},
+    forEachRow<1>(sizes(), {&strides()}, {offset_},
                   [p, value](const std::array<int64_t, 1>& off, int64_t n,
                              const std::array<int64_t, 1>& st) {
                     T* q = p + off[0];

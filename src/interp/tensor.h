@@ -52,12 +52,12 @@ class Tensor {
 
   bool defined() const { return storage_ != nullptr; }
   DType dtype() const { return dtype_; }
-  const Shape& sizes() const { return sizes_; }
-  const Shape& strides() const { return strides_; }
-  int64_t size(int64_t dim) const { return sizes_.at(dim); }
-  int64_t stride(int64_t dim) const { return strides_.at(dim); }
+  const Shape& sizes() const { return layout().sizes; }
+  const Shape& strides() const { return layout().strides; }
+  int64_t size(int64_t dim) const { return sizes().at(dim); }
+  int64_t stride(int64_t dim) const { return strides().at(dim); }
   int64_t offset() const { return offset_; }
-  int64_t dim() const { return (int64_t)sizes_.size(); }
+  int64_t dim() const { return (int64_t)sizes().size(); }
   int64_t numel() const;
   bool isContiguous() const;
   bool sameStorage(const Tensor& o) const { return storage_ == o.storage_; }
@@ -98,10 +98,17 @@ class Tensor {
   std::string shapeStr() const;  // "[2, 3]"
 
  private:
+  // Sizes and strides, shared by a tensor's copies and never changed: a
+  // copy (an argument list's, an environment's) allocates nothing.
+  struct Layout {
+    Shape sizes, strides;
+  };
+  static const Layout& undefinedLayout();
+  const Layout& layout() const { return layout_ ? *layout_ : undefinedLayout(); }
+
   std::shared_ptr<Storage> storage_;
   DType dtype_ = DType::f32;
-  Shape sizes_;
-  Shape strides_;
+  std::shared_ptr<const Layout> layout_;
   int64_t offset_ = 0;
 };
 

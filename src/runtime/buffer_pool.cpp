@@ -9,22 +9,21 @@ Tensor BufferPool::allocate(const Shape& sizes, DType dtype) {
   if (std::any_of(sizes.begin(), sizes.end(), [](int64_t d) { return d < 0; }))
     return Tensor::uninitialized(sizes, dtype);
   size_t bytes = (size_t)numelOf(sizes) * dtypeSize(dtype);
-  std::vector<std::shared_ptr<Storage>>& same = bySize_[bytes];
-  for (const std::shared_ptr<Storage>& s : same) {
-    if (s.use_count() != 1) continue;
+  std::vector<Tensor>& same = bySize_[bytes];
+  for (Tensor& t : same) {
+    if (t.storage().use_count() != 1) continue;
     ++reuses_;
-    return Tensor::onStorage(s, sizes, dtype);
+    if (t.dtype() != dtype || t.sizes() != sizes) t = Tensor::onStorage(t.storage(), sizes, dtype);
+    return t;
   }
-  Tensor fresh = Tensor::uninitialized(sizes, dtype);
-  same.push_back(fresh.storage());
-  return fresh;
+  same.push_back(Tensor::uninitialized(sizes, dtype));
+  return same.back();
 }
 
 void BufferPool::releaseEscaped() {
   for (auto it = bySize_.begin(); it != bySize_.end();) {
-    std::vector<std::shared_ptr<Storage>>& v = it->second;
-    v.erase(std::remove_if(v.begin(), v.end(),
-                           [](const std::shared_ptr<Storage>& s) { return s.use_count() != 1; }),
+    std::vector<Tensor>& v = it->second;
+    v.erase(std::remove_if(v.begin(), v.end(), [](const Tensor& t) { return t.storage().use_count() != 1; }),
             v.end());
     it = v.empty() ? bySize_.erase(it) : std::next(it);
   }
@@ -32,8 +31,9 @@ void BufferPool::releaseEscaped() {
 
 bool BufferPool::onlyHeldBy(const std::shared_ptr<Storage>& storage, long holders) const {
   auto it = bySize_.find(storage->nbytes());
-  bool pooled = it != bySize_.end() &&
-                std::find(it->second.begin(), it->second.end(), storage) != it->second.end();
+  bool pooled = it != bySize_.end() && std::any_of(it->second.begin(), it->second.end(), [&](const Tensor& t) {
+                  return t.storage() == storage;
+                });
   return storage.use_count() == holders + (pooled ? 1 : 0);
 }
 

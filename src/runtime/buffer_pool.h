@@ -32,7 +32,10 @@ class BufferPool {
   int64_t reuses() const { return reuses_; }
 
  private:
-  std::map<size_t, std::vector<std::shared_ptr<Storage>>> bySize_;
+  // Each pooled storage as the dense tensor last handed out on it: a loop
+  // asking for the same shape again gets a copy of it, which allocates
+  // nothing (a new tensor's sizes and strides are three allocations).
+  std::map<size_t, std::vector<Tensor>> bySize_;
   int64_t reuses_ = 0;
 };
 

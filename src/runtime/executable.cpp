@@ -87,6 +87,10 @@ struct NodeStep {
   const ViewKernel* view = nullptr;      // then: inPlaceView (null for immut.assign)
   IValue constant;                       // Constant (never a tensor: a run may hand it out)
   HostOp host;                           // Host
+  // list.append whose list is read by nothing after it: the run may append
+  // in place when no other value holds the list (a loop appending one
+  // element per step would otherwise copy the whole list every step).
+  bool appendsInPlace = false;
 };
 
 class CompiledProgram final : public Executable {
@@ -230,8 +234,29 @@ class CompiledProgram final : public Executable {
         step.action = A::Nothing;
       } else {
         step.host = findHostOp(*node);
+        step.appendsInPlace = node->is("list.append") && lastReadAt(node->input(0), node);
       }
     }
+  }
+
+  // Whether `node` is the last reader of `v` in any run: no loop around
+  // `node` repeats it without also defining `v` anew, no node after it
+  // reads `v`, and no kernel does (a kernel reads its inputs at its last
+  // node, wherever its other nodes sit).
+  bool lastReadAt(const Value* v, const Node* node) const {
+    const Block* home = v->node()->owningBlock();
+    for (const Node* n = node; n && n->owningBlock() != home; n = n->owningNode())
+      if (n->owningNode() && n->owningNode()->is("prim.loop")) return false;
+    int readers = 0;
+    for (const Use& u : v->uses()) {
+      if (u.user == node) {
+        ++readers;
+        continue;
+      }
+      if (plan_.kernels.kernelAt.count(u.user) || plan_.kernels.inKernel.count(u.user)) return false;
+      if (node->isBefore(u.user)) return false;
+    }
+    return readers == 1;
   }
 
   static bool isInside(const Node* node, const Node* outer) {
@@ -271,6 +296,7 @@ class ProgramRun {
 
   int64_t kernelCalls() const { return kernelCalls_; }
   int64_t inPlaceAssigns() const { return inPlaceAssigns_; }
+  int64_t inPlaceAppends() const { return inPlaceAppends_; }
   int64_t hostIterations() const { return hostIterations_; }
   double kernelMs() const { return kernelNs_ * 1e-6; }
 
@@ -350,6 +376,19 @@ class ProgramRun {
     return args;
   }
 
+  // list.append on a list this environment alone holds, which nothing
+  // reads after it (NodeStep::appendsInPlace): the list grows where it is.
+  bool appendedInPlace(const Node* node) {
+    IValue* list = find(node->input(0));
+    STITCH_ASSERT(list, "value %", node->input(0)->debugName(), " used before it is defined");
+    if (!list->appendIfUnshared(lookup(node->input(1)))) return false;
+    IValue grown = std::move(*list);
+    unbind(node->input(0));
+    bind(node->output(), std::move(grown));
+    ++inPlaceAppends_;
+    return true;
+  }
+
   // A host op on the node's inputs, their list the run's own, reused: a
   // loop's host steps allocate no argument list per step.
   IValueList callHost(const HostOp& op, const Node* node) {
@@ -378,7 +417,9 @@ class ProgramRun {
       case A::Kernel: return callKernel(step.kernel);
       case A::Loop: return runLoop(node);
       case A::If: return runIf(node);
-      case A::Host: return bindOutputs(node, callHost(step.host, node));
+      case A::Host:
+        if (step.appendsInPlace && appendedInPlace(node)) return;
+        return bindOutputs(node, callHost(step.host, node));
       case A::Constant:
       case A::InKernel:
       case A::Nothing: return;
@@ -635,6 +676,7 @@ class ProgramRun {
   IValueList hostArgs_;  // callHost's
   std::vector<const IValue*> loopOuter_;
   int64_t inPlaceAssigns_ = 0;
+  int64_t inPlaceAppends_ = 0;
   bool timeKernels_;
   int64_t kernelNs_ = 0;
   int64_t hostIterations_ = 0;
@@ -656,6 +698,7 @@ IValueList CompiledProgram::run(const IValueList& inputs, RunStats* stats) {
     stats->kernelCalls = run.kernelCalls();
     stats->buffersReused = pool_.reuses() - reusesBefore;
     stats->inPlaceAssigns = run.inPlaceAssigns();
+    stats->inPlaceAppends = run.inPlaceAppends();
     stats->hostIterations = run.hostIterations();
     stats->kernelMs = run.kernelMs();
   }

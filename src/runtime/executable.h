@@ -33,6 +33,7 @@ struct RunStats {
   int64_t kernelCalls = 0;    // kernel launches in the last run
   int64_t buffersReused = 0;  // kernel outputs placed on a pooled buffer in the last run
   int64_t inPlaceAssigns = 0; // Assign ops (immut.*_rev) that wrote into their dead base
+  int64_t inPlaceAppends = 0; // list.append that grew its dead, unshared list where it lay
   int64_t hostIterations = 0; // loop bodies the host stepped through (not loop kernels)
   double kernelMs = 0;        // with timeKernels: time inside the kernels' routines
 };

@@ -100,6 +100,24 @@ def f(x: torch.Tensor, y: torch.Tensor) -> Tuple[int, torch.Tensor]:
     b.append(y)
     return len(a), torch.cat(a)
 """, {"x": F34, "y": F34}),
+    case("list_appended_in_host_loop_with_alias_and_snapshot", """
+def f(x: torch.Tensor, n: int) -> Tuple[List[int], List[int], List[int], List[int]]:
+    a: List[int] = []
+    snap: List[int] = []
+    b = a
+    for i in range(n):
+        a.append(int(torch.argmax(x[i])))
+        if i == 2:
+            snap = a[:]
+        c = a
+        c.append(i)
+    outer: List[int] = [7]
+    for i in range(n):
+        inner = outer
+        for j in range(2):
+            inner.append(int(torch.argmin(x[i])) + j)
+    return a, b, snap, outer
+""", {"x": ("f32", [6, 5]), "n": 5}),
     case("list_alias_setitem_seen", """
 def f(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
     a = [x, x]

@@ -300,6 +300,64 @@ TEST_F(HandPlan, HostOpErrorsCarryTheNodeLocation) {
   EXPECT_EQ(mine, theirs);
 }
 
+// list.append grows its list where it lies only when nothing reads the
+// list after it and no other value holds it; otherwise it copies, and the
+// older list keeps its elements.
+RunStats checkedListRun(Executable& exe, const Graph& g, const IValueList& in) {
+  RunStats stats;
+  IValueList got = exe.run(cloneInputs(in), &stats);
+  expectSameOutputs(got, interpret(g, cloneInputs(in)));
+  return stats;
+}
+
+TEST_F(HandPlan, AppendGrowsACarriedListInPlace) {
+  auto g = parseGraph(
+      "graph(%n : int, %m : int):\n"
+      "  %t : bool = prim.constant[value=true]()\n"
+      "  %l0 : List[int] = prim.list_construct(%m)\n"
+      "  %r : List[int] = prim.loop(%n, %t, %l0)\n"
+      "    block0(%i : int, %l : List[int]):\n"
+      "      %l1 : List[int] = list.append(%l, %i)\n"
+      "      -> (%t, %l1)\n"
+      "  return (%r)\n");
+  auto exe = Executable::build(*g, handPlan({}, ""), {});
+  const int64_t n = 3 + (int64_t)(rng()() % 20);
+  RunStats stats = checkedListRun(*exe, *g, {IValue(n), IValue((int64_t)(rng()() % 100))});
+  EXPECT_EQ(stats.inPlaceAppends, n);
+}
+
+TEST_F(HandPlan, AppendCopiesAListReadAfterIt) {
+  auto g = parseGraph(
+      "graph(%n : int, %m : int):\n"
+      "  %l0 : List[int] = prim.list_construct(%n)\n"
+      "  %l1 : List[int] = list.append(%l0, %m)\n"
+      "  %k : int = list.len(%l0)\n"
+      "  %l2 : List[int] = list.append(%l1, %k)\n"
+      "  return (%l0, %l2, %k)\n");
+  auto exe = Executable::build(*g, handPlan({}, ""), {});
+  RunStats stats = checkedListRun(*exe, *g, {IValue((int64_t)(rng()() % 100)), IValue((int64_t)(rng()() % 100))});
+  EXPECT_EQ(stats.inPlaceAppends, 1);  // the second: %l1's last reader
+}
+
+// The list lives outside the loop: every iteration appends to the same
+// one-element list, so each %l1 has two elements.
+TEST_F(HandPlan, AppendInALoopKeepsTheOuterList) {
+  auto g = parseGraph(
+      "graph(%n : int, %m : int):\n"
+      "  %t : bool = prim.constant[value=true]()\n"
+      "  %l0 : List[int] = prim.list_construct(%m)\n"
+      "  %r : int = prim.loop(%n, %t, %m)\n"
+      "    block0(%i : int, %k : int):\n"
+      "      %l1 : List[int] = list.append(%l0, %i)\n"
+      "      %k1 : int = list.len(%l1)\n"
+      "      -> (%t, %k1)\n"
+      "  return (%r)\n");
+  auto exe = Executable::build(*g, handPlan({}, ""), {});
+  const int64_t n = 2 + (int64_t)(rng()() % 5);
+  RunStats stats = checkedListRun(*exe, *g, {IValue(n), IValue((int64_t)(rng()() % 100))});
+  EXPECT_EQ(stats.inPlaceAppends, 0);
+}
+
 TEST_F(HandPlan, WrongInputCountIsAUserError) {
   auto g = chainGraph();
   auto exe = Executable::build(*g, chainPlan(*g), {});
