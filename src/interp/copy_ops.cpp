@@ -87,7 +87,8 @@ Tensor triangular(const Tensor& self, int64_t diagonal, bool lower) {
 
 Tensor cat(const std::vector<Tensor>& tensors, int64_t dim) {
   CatPlan plan = planCat(shapesOf(tensors), dim);
-  Tensor out = Tensor::empty(plan.shape, promotedDType(tensors));
+  // The participating pieces cover the output: no zero fill.
+  Tensor out = Tensor::uninitialized(plan.shape, promotedDType(tensors));
   int64_t offset = 0;
   for (size_t i = 0; i < tensors.size(); ++i) {
     if (!plan.participates[i]) continue;
@@ -121,7 +122,7 @@ Tensor indexSelect(const Tensor& self, int64_t dim, const Tensor& index) {
   Shape sizes = self.sizes();
   int64_t dimSize = sizes[d];
   sizes[d] = count;
-  Tensor out = Tensor::empty(sizes, self.dtype());
+  Tensor out = Tensor::uninitialized(sizes, self.dtype());  // every run is copied below
   // Over a contiguous self, each picked slice is `outer` runs of `inner`
   // contiguous elements.
   Tensor src = self.contiguous();

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <memory>
 #include <vector>
 
 #include "common/cpu_clones.h"
@@ -271,7 +272,10 @@ void attentionF32(const Tensor& q, const Tensor& k, const Tensor& v, float scale
   const int64_t items = batches * rowBlocks * chunks;
   // Per item and row of its block: max, sum, then dimV of p @ v.
   const int64_t stride = kAttentionRows * (2 + dimV);
-  std::vector<float> partials((size_t)(items * stride));
+  // Not zero-filled: each item writes the rows of its block, and only those
+  // are combined (a decode step's one query row in a block of
+  // kAttentionRows would otherwise zero eight times what it uses).
+  std::unique_ptr<float[]> partials(new float[(size_t)(items * stride)]);
   const float* qBase = q.data<float>();
   const float* kBase = k.data<float>();
   const float* vBase = v.data<float>();
@@ -283,7 +287,7 @@ void attentionF32(const Tensor& q, const Tensor& k, const Tensor& v, float scale
     const int64_t row0 = rowBlock * kAttentionRows, key0 = chunk * kAttentionChunk;
     Block b{qBase + qAt[batch] + row0 * s.qs, kBase + kAt[batch] + key0 * s.ks, vBase + vAt[batch] + key0 * s.vs,
             std::min(kAttentionRows, rows - row0), std::min(kAttentionChunk, keys - key0)};
-    float* p = partials.data() + item * stride;
+    float* p = partials.get() + item * stride;
     attendChunk(b, s, p, p + kAttentionRows, p + 2 * kAttentionRows);
   }
   std::vector<float> maxes((size_t)chunks), sums((size_t)chunks);
@@ -292,7 +296,7 @@ void attentionF32(const Tensor& q, const Tensor& k, const Tensor& v, float scale
     for (int64_t row = 0; row < rows; ++row) {
       const int64_t rowBlock = row / kAttentionRows, inBlock = row % kAttentionRows;
       for (int64_t c = 0; c < chunks; ++c) {
-        const float* p = partials.data() + ((batch * rowBlocks + rowBlock) * chunks + c) * stride;
+        const float* p = partials.get() + ((batch * rowBlocks + rowBlock) * chunks + c) * stride;
         maxes[c] = p[inBlock];
         sums[c] = p[kAttentionRows + inBlock];
         accs[c] = p + 2 * kAttentionRows + inBlock * dimV;

@@ -482,9 +482,11 @@ class ProgramRun {
       return false;
     IValueList args = inputValues(node);
     Tensor out;
-    {
+    if (step.kernel >= 0) {
       KernelClock clock(*this);
       out = assignInPlace(*node, step.view, args);
+    } else {
+      out = assignInPlace(*node, step.view, args);  // a host op's work
     }
     bind(node->output(), std::move(out));
     if (step.kernel >= 0) ++kernelCalls_;
