@@ -95,6 +95,7 @@ CompiledFunction::CompiledFunction(const CompileRequest& request, const IValueLi
   ExecutableOptions exe;
   exe.threads = options_.threads;
   exe.pureGraph = result_.functionalFallback.empty();
+  exe.writtenBackInputs = result_.writeBack.writtenBackInputs;
   executable_ = Executable::build(*result_.graph, std::move(result_.code), exe);
   info_.kernels = (int64_t)executable_->kernelGraph().kernels.size();
   info_.compiledCode = executable_->loadedCode();

@@ -112,7 +112,13 @@ namespace {
 
 void copyInto(const IValue& destination, const IValue& source) {
   if (destination.isTensor()) {
-    destination.toTensor().copyFrom(source.toTensor());
+    const Tensor &to = destination.toTensor(), &from = source.toTensor();
+    // The run wrote the argument where it lies (ExecutableOptions::
+    // writtenBackInputs): nothing to copy.
+    if (to.sameStorage(from) && to.offset() == from.offset() && to.sizes() == from.sizes() &&
+        to.strides() == from.strides())
+      return;
+    to.copyFrom(from);
     return;
   }
   STITCH_ASSERT(destination.isList() && source.isList(), "write-back into a non-tensor input");

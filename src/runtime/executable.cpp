@@ -76,6 +76,52 @@ class ValueSlots {
   size_t count_ = 0;
 };
 
+// The bytes a tensor's elements span; empty for a tensor without elements.
+std::pair<uintptr_t, uintptr_t> byteSpan(const Tensor& t) {
+  if (!t.defined() || t.numel() == 0) return {0, 0};
+  uintptr_t base = reinterpret_cast<uintptr_t>(t.rawData());
+  intptr_t lo = 0, hi = 0;
+  for (int64_t d = 0; d < t.dim(); ++d) {
+    intptr_t span = (intptr_t)((t.size(d) - 1) * t.stride(d)) * (intptr_t)dtypeSize(t.dtype());
+    (span < 0 ? lo : hi) += span;
+  }
+  return {base + lo, base + hi + dtypeSize(t.dtype())};
+}
+
+void collectTensors(const IValue& v, std::vector<const Tensor*>& out) {
+  if (v.isTensor()) out.push_back(&v.toTensor());
+  if (v.isList() || v.isTuple())
+    for (const IValue& e : v.toList()) collectTensors(e, out);
+}
+
+// An argument the run may write where it lies: a dense tensor the caller
+// overwrites with the program's final value of it anyway, sharing no
+// memory with another argument (which must keep its values for the program
+// to read), with the references to its storage the caller holds.
+struct WritableArgument {
+  const Storage* storage;
+  long callerReferences;
+};
+
+std::vector<WritableArgument> writableArguments(const IValueList& inputs, const std::vector<bool>& writtenBack) {
+  std::vector<WritableArgument> writable;
+  std::vector<const Tensor*> all;
+  for (const IValue& v : inputs) collectTensors(v, all);
+  for (size_t i = 0; i < inputs.size() && i < writtenBack.size(); ++i) {
+    if (!writtenBack[i] || !inputs[i].isTensor()) continue;
+    const Tensor& t = inputs[i].toTensor();
+    auto [lo, hi] = byteSpan(t);
+    if (lo == hi || !t.isContiguous()) continue;
+    bool alone = std::none_of(all.begin(), all.end(), [&](const Tensor* o) {
+      if (o == &t) return false;
+      auto [olo, ohi] = byteSpan(*o);
+      return o->sameStorage(t) || (olo < hi && lo < ohi);
+    });
+    if (alone) writable.push_back({t.storage().get(), t.storage().use_count()});
+  }
+  return writable;
+}
+
 // What a run does at a node, decided once per program: a loop of small
 // kernels runs the same nodes every iteration, and deciding again was
 // string compares, map lookups and a search of the op registry by name.
@@ -103,6 +149,8 @@ class CompiledProgram final : public Executable {
         pureGraph_(options.pureGraph),
         setThreads_(options.threads > 0),
         threads_(options.threads > 0 ? options.threads : omp_get_max_threads()) {
+    writtenBack_.assign(graph.inputs().size(), false);
+    for (size_t i : options.writtenBackInputs) writtenBack_.at(i) = true;
     loadKernels();
     setUpContractions();
     findInPlaceAssigns(graph.top());
@@ -270,6 +318,7 @@ class CompiledProgram final : public Executable {
   ValueLiveness liveness_;
   ValueSlots slots_;
   bool pureGraph_;
+  std::vector<bool> writtenBack_;  // per graph input: ExecutableOptions::writtenBackInputs
   bool setThreads_;
   int threads_;
   CompileStats compileStats_;
@@ -291,8 +340,12 @@ class CompiledProgram final : public Executable {
 // reference interpreter, with kernels called where they end.
 class ProgramRun {
  public:
-  ProgramRun(CompiledProgram& program, bool timeKernels)
-      : p_(program), env_(program.slots_.size()), bound_(program.slots_.size(), 0), timeKernels_(timeKernels) {}
+  ProgramRun(CompiledProgram& program, bool timeKernels, std::vector<WritableArgument> writable)
+      : p_(program),
+        env_(program.slots_.size()),
+        bound_(program.slots_.size(), 0),
+        writable_(std::move(writable)),
+        timeKernels_(timeKernels) {}
 
   int64_t kernelCalls() const { return kernelCalls_; }
   int64_t inPlaceAssigns() const { return inPlaceAssigns_; }
@@ -478,8 +531,8 @@ class ProgramRun {
     const IValue& src = lookup(node->input(1));
     if (!base.isTensor() || !src.isTensor()) return false;
     const Tensor& b = base.toTensor();
-    if (!b.defined() || b.sameStorage(src.toTensor()) || !p_.pool_.onlyHeldBy(b.storage(), 1))
-      return false;
+    if (!b.defined() || b.sameStorage(src.toTensor())) return false;
+    if (!p_.pool_.onlyHeldBy(b.storage(), 1) && !writableArgument(b)) return false;
     IValueList args = inputValues(node);
     Tensor out;
     if (step.kernel >= 0) {
@@ -492,6 +545,14 @@ class ProgramRun {
     if (step.kernel >= 0) ++kernelCalls_;
     ++inPlaceAssigns_;
     return true;
+  }
+
+  // An argument's tensor that this environment alone holds, besides the
+  // caller (writableArguments).
+  bool writableArgument(const Tensor& t) const {
+    for (const WritableArgument& w : writable_)
+      if (w.storage == t.storage().get()) return t.storage().use_count() == w.callerReferences + 1;
+    return false;
   }
 
   // ---- kernels ----
@@ -676,6 +737,7 @@ class ProgramRun {
   std::vector<StitchScalar> params_;
   std::vector<Tensor> outputs_, denseCopies_;
   IValueList hostArgs_;  // callHost's
+  std::vector<WritableArgument> writable_;
   std::vector<const IValue*> loopOuter_;
   int64_t inPlaceAssigns_ = 0;
   int64_t inPlaceAppends_ = 0;
@@ -694,7 +756,7 @@ IValueList CompiledProgram::run(const IValueList& inputs, RunStats* stats) {
   // Outputs of earlier runs that the caller still holds cannot be reused.
   pool_.releaseEscaped();
   int64_t reusesBefore = pool_.reuses();
-  ProgramRun run(*this, stats && stats->timeKernels);
+  ProgramRun run(*this, stats && stats->timeKernels, writableArguments(inputs, writtenBack_));
   IValueList outputs = run.runBlock(graph_.top(), inputs);
   if (stats) {
     stats->kernelCalls = run.kernelCalls();

@@ -23,6 +23,12 @@ struct ExecutableOptions {
   // in-place ops remain), so no ops are fused and a `contiguous` that may
   // alias its input runs on the host.
   bool pureGraph = true;
+  // Graph inputs the caller overwrites with the program's final value of
+  // them after each run (functionalization's write-back,
+  // passes/functionalize.h). The run may write such an argument where it
+  // lies, once nothing reads its original values, instead of copying it
+  // first and having the copy written back.
+  std::vector<size_t> writtenBackInputs;
 };
 
 struct RunStats {

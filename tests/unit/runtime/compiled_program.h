@@ -43,6 +43,7 @@ inline Compiled compileProgram(const std::string& source, const std::string& fn,
   c.result = runPipeline(*c.program.module, c.program.entry.name, c.types, options, logger);
   ExecutableOptions eo;
   eo.pureGraph = c.result.functionalFallback.empty();
+  eo.writtenBackInputs = c.result.writeBack.writtenBackInputs;  // as the API does
   eo.threads = threads > 0 ? threads : 1 + (int)(rng()() % 3);
   c.exe = Executable::build(*c.result.graph, std::move(c.result.code), eo);
   return c;

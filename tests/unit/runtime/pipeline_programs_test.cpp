@@ -98,6 +98,43 @@ def f(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
 
 // Views collected in a list by a loop and written through their base: the
 // list's reads become views of the base, so the program is pure.
+// A host loop writing rows of its argument (a KV cache's pattern): every
+// write, the first one too, lands in the argument itself, which the caller
+// then holds with the program's final values and no write-back copy. An
+// argument that shares memory with another one is copied first instead:
+// the other keeps the values the program reads.
+TEST_F(PipelinePrograms, WrittenArgumentsAreWrittenWhereTheyLie) {
+  Compiled c = compile(R"PY(
+def f(cache: torch.Tensor, rows: torch.Tensor, start: int) -> torch.Tensor:
+    out = torch.zeros(rows.shape[1])
+    for t in range(rows.shape[0]):
+        cache[start + t] = rows[t]
+        out = out + cache[: start + t + 1].sum(0)
+    return out
+)PY",
+                       "f", {"cache=f32[12,5]", "rows=f32[4,5]", "start=3"});
+  ASSERT_EQ(c.result.writeBack.writtenBackInputs, std::vector<size_t>{0});
+  IValueList in = {randomTensor({12, 5}, DType::f32), randomTensor({4, 5}, DType::f32), IValue((int64_t)3)};
+  EXPECT_EQ(expectAgreesWithInterpreter(c, in).inPlaceAssigns, 4);
+
+  IValueList mine = cloneInputs(in);
+  const Tensor cache = mine[0].toTensor();
+  IValueList got = c.exe->run(mine);
+  applyWriteBack(c.result.writeBack, mine, got);
+  EXPECT_TRUE(mine[0].toTensor().sameStorage(cache));
+  expectSameOutputs({mine[0]}, {interpretFresh(*c.result.graph, in, {}).back()});
+
+  // rows is a view of cache's last four rows: cache is copied first.
+  IValueList aliased = cloneInputs(in);
+  const Tensor& base = aliased[0].toTensor();
+  aliased[1] = IValue(base.asStrided({4, 5}, {5, 1}, 8 * 5));
+  IValueList reference = {IValue(base.clone()), IValue(aliased[1].toTensor().clone()), aliased[2]};
+  RunStats stats;
+  IValueList out = c.exe->run(aliased, &stats);
+  EXPECT_EQ(stats.inPlaceAssigns, 3);
+  expectSameOutputs(out, interpret(*c.result.graph, reference));
+}
+
 TEST_F(PipelinePrograms, ViewsCollectedInALoopSeeTheBaseWrite) {
   Compiled c = compile(R"PY(
 def f(x: torch.Tensor) -> List[torch.Tensor]:
