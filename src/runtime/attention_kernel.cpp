@@ -274,7 +274,7 @@ void attentionF32(const Tensor& q, const Tensor& k, const Tensor& v, float scale
   const int64_t stride = kAttentionRows * (2 + dimV);
   // Not zero-filled: each item writes the rows of its block, and only those
   // are combined (a decode step's one query row in a block of
-  // kAttentionRows would otherwise zero eight times what it uses).
+  // kAttentionRows would otherwise zero four times what it uses).
   std::unique_ptr<float[]> partials(new float[(size_t)(items * stride)]);
   const float* qBase = q.data<float>();
   const float* kBase = k.data<float>();

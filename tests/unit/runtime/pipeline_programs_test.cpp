@@ -114,14 +114,20 @@ def f(cache: torch.Tensor, rows: torch.Tensor, start: int) -> torch.Tensor:
 )PY",
                        "f", {"cache=f32[12,5]", "rows=f32[4,5]", "start=3"});
   ASSERT_EQ(c.result.writeBack.writtenBackInputs, std::vector<size_t>{0});
-  IValueList in = {randomTensor({12, 5}, DType::f32), randomTensor({4, 5}, DType::f32), IValue((int64_t)3)};
+  // randomTensor may hand out a transposed view: the cache is made dense
+  // here (a strided argument is copied first), and run strided below.
+  const Tensor cacheRows = randomTensor({12, 5}, DType::f32);
+  IValueList in = {IValue(cacheRows.contiguous().clone()), randomTensor({4, 5}, DType::f32), IValue((int64_t)3)};
   EXPECT_EQ(expectAgreesWithInterpreter(c, in).inPlaceAssigns, 4);
+  Tensor transposed = Tensor::empty({5, 12}, DType::f32).asStrided({12, 5}, {1, 12}, 0);
+  transposed.copyFrom(cacheRows);
+  expectAgreesWithInterpreter(c, {IValue(transposed), in[1], in[2]});
 
   IValueList mine = cloneInputs(in);
   const Tensor cache = mine[0].toTensor();
   IValueList got = c.exe->run(mine);
+  EXPECT_TRUE(got.back().toTensor().sameStorage(cache));  // the final cache is the argument
   applyWriteBack(c.result.writeBack, mine, got);
-  EXPECT_TRUE(mine[0].toTensor().sameStorage(cache));
   expectSameOutputs({mine[0]}, {interpretFresh(*c.result.graph, in, {}).back()});
 
   // rows is a view of cache's last four rows: cache is copied first.
