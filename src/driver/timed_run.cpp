@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "common/error.h"
+#include "interp/mem_overlap.h"
 
 namespace stitch {
 
@@ -115,9 +116,7 @@ void copyInto(const IValue& destination, const IValue& source) {
     const Tensor &to = destination.toTensor(), &from = source.toTensor();
     // The run wrote the argument where it lies (ExecutableOptions::
     // writtenBackInputs): nothing to copy.
-    if (to.sameStorage(from) && to.offset() == from.offset() && to.sizes() == from.sizes() &&
-        to.strides() == from.strides())
-      return;
+    if (sameView(to, from)) return;
     to.copyFrom(from);
     return;
   }

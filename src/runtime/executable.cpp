@@ -105,6 +105,7 @@ struct WritableArgument {
 
 std::vector<WritableArgument> writableArguments(const IValueList& inputs, const std::vector<bool>& writtenBack) {
   std::vector<WritableArgument> writable;
+  if (std::find(writtenBack.begin(), writtenBack.end(), true) == writtenBack.end()) return writable;
   std::vector<const Tensor*> all;
   for (const IValue& v : inputs) collectTensors(v, all);
   for (size_t i = 0; i < inputs.size() && i < writtenBack.size(); ++i) {
@@ -375,10 +376,11 @@ class ProgramRun {
 
  private:
   // Times a kernel's own routine, from construction to the end of the
-  // scope, when the run counts kernel time.
+  // scope, when the run counts kernel time (and `kernel` says the routine
+  // is one).
   class KernelClock {
    public:
-    explicit KernelClock(ProgramRun& run) : run_(run.timeKernels_ ? &run : nullptr) {
+    explicit KernelClock(ProgramRun& run, bool kernel = true) : run_(run.timeKernels_ && kernel ? &run : nullptr) {
       if (run_) start_ = std::chrono::steady_clock::now();
     }
     ~KernelClock() {
@@ -535,11 +537,9 @@ class ProgramRun {
     if (!p_.pool_.onlyHeldBy(b.storage(), 1) && !writableArgument(b)) return false;
     IValueList args = inputValues(node);
     Tensor out;
-    if (step.kernel >= 0) {
-      KernelClock clock(*this);
+    {
+      KernelClock clock(*this, step.kernel >= 0);  // else a host op's work
       out = assignInPlace(*node, step.view, args);
-    } else {
-      out = assignInPlace(*node, step.view, args);  // a host op's work
     }
     bind(node->output(), std::move(out));
     if (step.kernel >= 0) ++kernelCalls_;
