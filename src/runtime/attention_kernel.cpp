@@ -207,34 +207,39 @@ void attendChunk(const Block& b, const Strides& s, float* maxOut, float* sumOut,
   }
 }
 
-// The chunks' partials of one row, in chunk order, into out (dimV).
+// The chunks' partials of one row, in chunk order, into out (dimV). Chunk
+// c's partial of the row is at first + c * itemStride: max, then (at
+// kAttentionRows) sum, then (at 2 kAttentionRows + inBlock dimV, with
+// inBlock folded into `first`'s max and sum) its dimV of p @ v.
 STITCH_CPU_CLONES("avx512f", "fma", "default")
-void combineChunks(const float* maxes, const float* sums, const float* const* accs, int64_t chunks,
-                   int64_t dimV, float* out) {
-  float top = maxes[0];
-  for (int64_t c = 1; c < chunks; ++c) top = maxKeepingNaN(top, maxes[c]);
+void combineChunks(const float* first, int64_t itemStride, int64_t inBlock, int64_t chunks, int64_t dimV,
+                   float* out) {
+  float top = first[inBlock];
+  for (int64_t c = 1; c < chunks; ++c) top = maxKeepingNaN(top, first[c * itemStride + inBlock]);
   float total = 0.0f;
   std::fill(out, out + dimV, 0.0f);
   for (int64_t c = 0; c < chunks; ++c) {
-    const float w = chunks == 1 ? 1.0f : stitch_kexp_f32(maxes[c] - top);
-    total = std::fma(w, sums[c], total);
-    for (int64_t i = 0; i < dimV; ++i) out[i] = std::fma(w, accs[c][i], out[i]);
+    const float* p = first + c * itemStride;
+    const float* acc = p + 2 * kAttentionRows + inBlock * dimV;
+    const float w = chunks == 1 ? 1.0f : stitch_kexp_f32(p[inBlock] - top);
+    total = std::fma(w, p[kAttentionRows + inBlock], total);
+    for (int64_t i = 0; i < dimV; ++i) out[i] = std::fma(w, acc[i], out[i]);
   }
   for (int64_t i = 0; i < dimV; ++i) out[i] /= total;
 }
 
-// Element offsets of every batch entry of t (its sizes up to the last two).
-std::vector<int64_t> batchOffsets(const Tensor& t) {
-  const Shape batch(t.sizes().begin(), t.sizes().end() - 2);
-  const Shape strides(t.strides().begin(), t.strides().end() - 2);
-  std::vector<int64_t> out((size_t)numelOf(batch));
-  StridedCounter at(batch, strides);
-  for (int64_t& o : out) {
-    o = at.offset();
-    at.next();
+// Element offset of batch entry `b` in an operand with these batch strides.
+int64_t batchOffset(const AttentionCall& c, const int64_t* strides, int64_t b) {
+  int64_t offset = 0;
+  for (int64_t d = c.batchRank - 1; d >= 0; --d) {
+    offset += b % c.batchSizes[d] * strides[d];
+    b /= c.batchSizes[d];
   }
-  return out;
+  return offset;
 }
+
+// Floats per item's partial: per row of its block max, sum, then dimV of p @ v.
+int64_t itemStride(const AttentionCall& c) { return kAttentionRows * (2 + c.dimV); }
 
 }  // namespace
 
@@ -254,55 +259,68 @@ Shape attentionOutputShape(const Tensor& q, const Tensor& v) {
   return out;
 }
 
+AttentionWork attentionWork(const AttentionCall& c) {
+  AttentionWork w;
+  for (int64_t d = 0; d < c.batchRank; ++d) w.batches *= c.batchSizes[d];
+  w.rowBlocks = (c.rows + kAttentionRows - 1) / kAttentionRows;
+  w.chunks = (c.keys + kAttentionChunk - 1) / kAttentionChunk;
+  w.items = w.batches * w.rowBlocks * w.chunks;
+  w.parallel = w.batches * c.rows * c.keys * (c.dim + c.dimV) >= kMinParallelMacs;
+  return w;
+}
+
+int64_t attentionPartialFloats(const AttentionCall& c, const AttentionWork& w) { return w.items * itemStride(c); }
+
+void attentionItems(const AttentionCall& c, const AttentionWork& w, float* partials, int64_t begin, int64_t end) {
+  const Strides s{c.qs, c.ks, c.vs, c.dim, c.dimV, c.scale};
+  const int64_t stride = itemStride(c);
+  for (int64_t item = begin; item < end; ++item) {
+    const int64_t chunk = item % w.chunks, rowBlock = item / w.chunks % w.rowBlocks;
+    const int64_t batch = item / w.chunks / w.rowBlocks;
+    const int64_t row0 = rowBlock * kAttentionRows, key0 = chunk * kAttentionChunk;
+    Block b{c.q + batchOffset(c, c.qBatchStrides, batch) + row0 * s.qs,
+            c.k + batchOffset(c, c.kBatchStrides, batch) + key0 * s.ks,
+            c.v + batchOffset(c, c.vBatchStrides, batch) + key0 * s.vs, std::min(kAttentionRows, c.rows - row0),
+            std::min(kAttentionChunk, c.keys - key0)};
+    float* p = partials + item * stride;
+    attendChunk(b, s, p, p + kAttentionRows, p + 2 * kAttentionRows);
+  }
+}
+
+void attentionCombine(const AttentionCall& c, const AttentionWork& w, const float* partials, int64_t begin,
+                      int64_t end) {
+  const int64_t stride = itemStride(c);
+  for (int64_t row = begin; row < end; ++row) {
+    float* out = c.out + row * c.dimV;
+    if (w.chunks == 0) {  // no keys: the second product sums no terms
+      std::fill(out, out + c.dimV, 0.0f);
+      continue;
+    }
+    const int64_t batch = row / c.rows, inBatch = row % c.rows;
+    const int64_t rowBlock = inBatch / kAttentionRows;
+    combineChunks(partials + (batch * w.rowBlocks + rowBlock) * w.chunks * stride, stride,
+                  inBatch % kAttentionRows, w.chunks, c.dimV, out);
+  }
+}
+
 void attentionF32(const Tensor& q, const Tensor& k, const Tensor& v, float scale, const Tensor& out,
                   int threads) {
-  const int64_t r = q.dim();
-  const int64_t rows = q.size(r - 2), keys = k.size(r - 2), dimV = v.size(r - 1);
-  const std::vector<int64_t> qAt = batchOffsets(q), kAt = batchOffsets(k), vAt = batchOffsets(v);
-  const int64_t batches = (int64_t)qAt.size();
   if (out.numel() == 0) return;
-  float* o = out.data<float>();
-  if (keys == 0) {  // the second product sums no terms
-    std::fill(o, o + out.numel(), 0.0f);
-    return;
-  }
-  const Strides s{q.stride(r - 2), k.stride(r - 2), v.stride(r - 2), q.size(r - 1), dimV, scale};
-  const int64_t rowBlocks = (rows + kAttentionRows - 1) / kAttentionRows;
-  const int64_t chunks = (keys + kAttentionChunk - 1) / kAttentionChunk;
-  const int64_t items = batches * rowBlocks * chunks;
-  // Per item and row of its block: max, sum, then dimV of p @ v.
-  const int64_t stride = kAttentionRows * (2 + dimV);
+  const int64_t r = q.dim();
+  AttentionCall c{q.data<float>(),        k.data<float>(),     v.data<float>(),        out.data<float>(),
+                  r - 2,                  q.sizes().data(),    q.strides().data(),     k.strides().data(),
+                  v.strides().data(),     q.size(r - 2),       k.size(r - 2),          q.size(r - 1),
+                  v.size(r - 1),          q.stride(r - 2),     k.stride(r - 2),        v.stride(r - 2),
+                  scale};
+  const AttentionWork w = attentionWork(c);
   // Not zero-filled: each item writes the rows of its block, and only those
   // are combined (a decode step's one query row in a block of
   // kAttentionRows would otherwise zero four times what it uses).
-  std::unique_ptr<float[]> partials(new float[(size_t)(items * stride)]);
-  const float* qBase = q.data<float>();
-  const float* kBase = k.data<float>();
-  const float* vBase = v.data<float>();
-  const int64_t macs = batches * rows * keys * (s.dim + dimV);
-  const int team = macs < kMinParallelMacs ? 1 : std::max(threads, 1);
+  std::unique_ptr<float[]> partials(new float[(size_t)std::max<int64_t>(attentionPartialFloats(c, w), 1)]);
+  const int team = w.parallel ? std::max(threads, 1) : 1;
 #pragma omp parallel for num_threads(team) schedule(static)
-  for (int64_t item = 0; item < items; ++item) {
-    const int64_t chunk = item % chunks, rowBlock = item / chunks % rowBlocks, batch = item / chunks / rowBlocks;
-    const int64_t row0 = rowBlock * kAttentionRows, key0 = chunk * kAttentionChunk;
-    Block b{qBase + qAt[batch] + row0 * s.qs, kBase + kAt[batch] + key0 * s.ks, vBase + vAt[batch] + key0 * s.vs,
-            std::min(kAttentionRows, rows - row0), std::min(kAttentionChunk, keys - key0)};
-    float* p = partials.get() + item * stride;
-    attendChunk(b, s, p, p + kAttentionRows, p + 2 * kAttentionRows);
-  }
-  std::vector<float> maxes((size_t)chunks), sums((size_t)chunks);
-  std::vector<const float*> accs((size_t)chunks);
-  for (int64_t batch = 0; batch < batches; ++batch)
-    for (int64_t row = 0; row < rows; ++row) {
-      const int64_t rowBlock = row / kAttentionRows, inBlock = row % kAttentionRows;
-      for (int64_t c = 0; c < chunks; ++c) {
-        const float* p = partials.get() + ((batch * rowBlocks + rowBlock) * chunks + c) * stride;
-        maxes[c] = p[inBlock];
-        sums[c] = p[kAttentionRows + inBlock];
-        accs[c] = p + 2 * kAttentionRows + inBlock * dimV;
-      }
-      combineChunks(maxes.data(), sums.data(), accs.data(), chunks, dimV, o + (batch * rows + row) * dimV);
-    }
+  for (int64_t item = 0; item < w.items; ++item) attentionItems(c, w, partials.get(), item, item + 1);
+  attentionCombine(c, w, partials.get(), 0, w.batches * c.rows);
 }
 
 }  // namespace stitch

@@ -35,6 +35,39 @@ bool attentionApplies(const Tensor& q, const Tensor& k, const Tensor& v);
 // q's sizes with the last replaced by v's.
 Shape attentionOutputShape(const Tensor& q, const Tensor& v);
 
+// One call on raw operands: q [batch..., rows, dim], k [batch..., keys,
+// dim], v [batch..., keys, dimV], each with its own strides (the last dim
+// contiguous), into a dense out [batch..., rows, dimV]. The batch dims'
+// sizes are q's; each operand has its strides along them.
+struct AttentionCall {
+  const float *q, *k, *v;
+  float* out;
+  int64_t batchRank;
+  const int64_t* batchSizes;
+  const int64_t *qBatchStrides, *kBatchStrides, *vBatchStrides;
+  int64_t rows, keys, dim, dimV;
+  int64_t qs, ks, vs;  // row strides (along rows / keys)
+  float scale;
+};
+
+// The call's work items (batch entry, block of rows, chunk of keys) and
+// whether they are worth a team.
+struct AttentionWork {
+  int64_t batches = 1, rowBlocks = 0, chunks = 0, items = 0;
+  bool parallel = false;
+};
+AttentionWork attentionWork(const AttentionCall& c);
+
+// The floats of scratch the items' partials take.
+int64_t attentionPartialFloats(const AttentionCall& c, const AttentionWork& w);
+
+// Items [begin, end) into their partials; then, once every item is done,
+// output rows [begin, end) of the batches x rows combined. The two may run
+// on several threads, each item and row on one.
+void attentionItems(const AttentionCall& c, const AttentionWork& w, float* partials, int64_t begin, int64_t end);
+void attentionCombine(const AttentionCall& c, const AttentionWork& w, const float* partials, int64_t begin,
+                      int64_t end);
+
 // Writes the attention into `out` (contiguous, attentionOutputShape) on up
 // to `threads` threads (one where the work is small).
 void attentionF32(const Tensor& q, const Tensor& k, const Tensor& v, float scale, const Tensor& out,

@@ -513,12 +513,28 @@ class ProgramRun {
   bool runLoopKernel(const Node* node, const LoopKernelRunner& kernel) {
     loopOuter_.clear();
     for (const Value* v : kernel.outerValues()) loopOuter_.push_back(&lookup(v));
+    findWritableOuter(node, kernel);
     IValueList outputs;
     KernelClock clock(*this);
-    if (!kernel.run(loopOuter_, p_.pool_, p_.threads_, outputs)) return false;
+    if (!kernel.run(loopOuter_, loopWritable_, p_.pool_, p_.threads_, outputs)) return false;
     ++kernelCalls_;
     bindOutputs(node, std::move(outputs));
     return true;
+  }
+
+  // The values a loop kernel's in-place carries start from that it may
+  // write: dying at the loop and held by this environment alone (or an
+  // argument the caller lets the program write). Another value sharing the
+  // memory, one the loop reads included, would hold a reference.
+  void findWritableOuter(const Node* node, const LoopKernelRunner& kernel) {
+    loopWritable_.assign(loopOuter_.size(), false);
+    const std::vector<int>& inputs = kernel.inPlaceInputs();
+    const std::vector<bool>& moved = p_.movedCarries_.at(node);
+    for (size_t k = 0; k < loopOuter_.size(); ++k) {
+      if (inputs[k] < 0 || !moved[(size_t)inputs[k]] || !loopOuter_[k]->isTensor()) continue;
+      const Tensor& t = loopOuter_[k]->toTensor();
+      loopWritable_[k] = t.defined() && (p_.pool_.onlyHeldBy(t.storage(), 1) || writableArgument(t));
+    }
   }
 
   void runIf(const Node* node) {
@@ -739,6 +755,7 @@ class ProgramRun {
   IValueList hostArgs_;  // callHost's
   std::vector<WritableArgument> writable_;
   std::vector<const IValue*> loopOuter_;
+  std::vector<bool> loopWritable_;
   int64_t inPlaceAssigns_ = 0;
   int64_t inPlaceAppends_ = 0;
   bool timeKernels_;

@@ -3,10 +3,14 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <unordered_map>
 
 #include "common/error.h"
+#include "ir/view_shape.h"
+#include "runtime/attention_kernel.h"
+#include "runtime/strided_layout.h"
 #include "runtime/team_barrier.h"
 #include "ugraph/loop_kernels.h"
 
@@ -34,9 +38,37 @@ struct AppendStep {
   int list = 0;     // index into lists_
   int source = 0;   // tensor register
   int counter = 0;  // the outermost loop's counter register: the row
+  bool strided = false;  // the source is a view: copied by its layout
 };
 
-enum class CarryKind : uint8_t { PingPong, PassThrough, Copy, Scalar, List };
+// A view of a register (ugraph/loop_kernels.h: LoopView), computed by every
+// thread alike.
+struct ViewStep {
+  LoopView view;
+  int src = 0, dst = 0;                  // tensor registers
+  int index = -1, start = -1, end = -1;  // scalar registers (-1: none)
+  size_t elemSize = 4;
+  const Node* node = nullptr;  // named by a fault's error
+};
+
+// An in-place write: `region` views the base (its dst a register of its
+// own), the team copies `source` into it; the result is the base.
+struct AssignStep {
+  ViewStep region;
+  int source = 0, out = 0;  // tensor registers
+};
+
+// The attention kernel on the team: items, a barrier, combined rows.
+struct AttentionStep {
+  int q = 0, k = 0, v = 0, out = 0;  // tensor registers
+  int scale = 0;                     // scalar register
+  int scratch = 0;                   // index into the run's partial buffers
+};
+
+// InPlace: a carried tensor written in place (a chain of AssignSteps from
+// the slot's parameter to its yield) lives in one buffer, which starts as a
+// copy of the value the loop is entered with.
+enum class CarryKind : uint8_t { PingPong, PassThrough, Copy, Scalar, List, InPlace };
 
 struct Carry {
   CarryKind kind = CarryKind::Copy;
@@ -46,7 +78,7 @@ struct Carry {
   size_t bytes = 0;
 };
 
-enum class StepKind : uint8_t { Kernel, Scalar, Loop, Append };
+enum class StepKind : uint8_t { Kernel, Scalar, Loop, Append, View, Assign, Attention };
 
 struct Step {
   StepKind kind = StepKind::Kernel;
@@ -70,6 +102,7 @@ struct ListSpec {
   Shape element;
   DType dtype = DType::f32;
   size_t bytes = 0;  // per element
+  StridedLayout layout;  // a row's
 };
 
 // One thread's registers and argument arrays.
@@ -80,9 +113,14 @@ struct ThreadState {
   std::vector<StitchScalar> params;
   std::vector<void*> nextPtr;  // the carried values of the next iteration
   std::vector<StitchScalar> nextScal;
+  std::vector<StridedLayout> lay;  // per tensor register
   int64_t tid = 0, team = 1;
   TeamBarrier* barrier = nullptr;
   bool sense = false;
+  // A view's index out of range stops every thread at the same step (they
+  // compute the same scalars); the run then raises the interpreter's error.
+  const Node* fault = nullptr;
+  LoopViewFault faultAt;
 };
 
 int64_t wrapping(ScalarOp op, int64_t a, int64_t b) {
@@ -124,6 +162,17 @@ void teamBarrier(ThreadState& st) {
   if (st.team > 1) st.barrier->wait(st.sense);
 }
 
+// The interpreter's error for a select index out of range, at the view.
+[[noreturn]] void raiseFault(const Node& node, const LoopViewFault& f) {
+  try {
+    checkSelectIndex(f.index, f.dim, f.size);
+  } catch (const UserError& e) {
+    throw RuntimeFailure(e.message(), node.loc());
+  }
+  STITCH_ASSERT(false, "loop kernel: a fault with the index in range");
+  std::abort();
+}
+
 }  // namespace
 
 class LoopKernelProgram {
@@ -135,7 +184,10 @@ class LoopKernelProgram {
 
   const std::vector<const Value*>& outerValues() const { return outer_; }
 
-  bool run(const std::vector<const IValue*>& outer, BufferPool& pool, int threads, IValueList& outputs) const {
+  const std::vector<int>& inPlaceInputs() const { return inPlaceInputs_; }
+
+  bool run(const std::vector<const IValue*>& outer, const std::vector<bool>& writable, BufferPool& pool,
+           int threads, IValueList& outputs) const {
     STITCH_ASSERT(outer.size() == outer_.size(), "loop kernel given ", outer.size(), " values for ", outer_.size());
     ThreadState base;
     base.ptr.assign(tensorRegs_, nullptr);
@@ -144,6 +196,7 @@ class LoopKernelProgram {
     base.params.assign(maxParams_, StitchScalar{0});
     base.nextPtr.assign(maxCarries_, nullptr);
     base.nextScal.assign(maxCarries_, StitchScalar{0});
+    base.lay = layoutInit_;
     std::vector<Tensor> keep;  // dense copies of strided inputs, alive for the run
     for (size_t k = 0; k < outer_.size(); ++k) {
       const Value* v = outer_[k];
@@ -172,6 +225,22 @@ class LoopKernelProgram {
       buffers[b] = homes[b].rawData();
     }
     for (const auto& [reg, buffer] : fixedHomes_) base.ptr[reg] = buffers[buffer];
+    for (const Carry& c : top.carries) {
+      if (c.kind != CarryKind::InPlace) continue;
+      const int k = outerIndexOfReg_.at(c.init);
+      if (!writable.empty() && writable[(size_t)k] && outer[(size_t)k]->toTensor().isContiguous()) {
+        buffers[c.bufferA] = base.ptr[c.init];
+        homes[c.bufferA] = outer[(size_t)k]->toTensor();
+      } else {
+        std::memcpy(buffers[c.bufferA], base.ptr[c.init], c.bytes);
+      }
+    }
+    std::vector<std::unique_ptr<float[]>> scratch(scratchFloats_.size());
+    std::vector<float*> scratchAt(scratchFloats_.size());
+    for (size_t i = 0; i < scratch.size(); ++i) {
+      scratch[i].reset(new float[(size_t)std::max<int64_t>(scratchFloats_[i], 1)]);
+      scratchAt[i] = scratch[i].get();
+    }
     std::vector<Tensor> lists(lists_.size());
     std::vector<char*> listRows(lists_.size());
     for (size_t l = 0; l < lists_.size(); ++l) {
@@ -180,7 +249,7 @@ class LoopKernelProgram {
       lists[l] = pool.allocate(shape, lists_[l].dtype);
       listRows[l] = (char*)lists[l].rawData();
     }
-    Run r{*this, buffers, listRows};
+    Run r{*this, buffers, listRows, scratchAt};
     const int team = std::max(1, threads);
     std::vector<ThreadState> states(team, base);
     TeamBarrier barrier;
@@ -198,6 +267,7 @@ class LoopKernelProgram {
         r.loop(top, st);
       }
     }
+    if (states[0].fault) raiseFault(*states[0].fault, states[0].faultAt);
     outputs = loopOutputs(top, states[0], outer, buffers, homes, lists, trips);
     return true;
   }
@@ -213,6 +283,7 @@ class LoopKernelProgram {
     const LoopKernelProgram& p;
     const std::vector<void*>& buffers;
     const std::vector<char*>& listRows;
+    const std::vector<float*>& scratch;  // per AttentionStep
 
     void* other(const Carry& c, void* current) const {
       return current == buffers[c.bufferA] ? buffers[c.bufferB] : buffers[c.bufferA];
@@ -223,13 +294,17 @@ class LoopKernelProgram {
       bool cond = st.scal[l.cond].i != 0;
       for (const Carry& c : l.carries) {
         if (c.kind == CarryKind::Scalar) st.scal[c.param] = st.scal[c.init];
+        else if (c.kind == CarryKind::InPlace) st.ptr[c.param] = buffers[c.bufferA];
         else if (c.kind != CarryKind::List) st.ptr[c.param] = st.ptr[c.init];
       }
       for (int64_t t = 0; t < trips && cond; ++t) {
         st.scal[l.counter].i = t;
         for (const Carry& c : l.carries)
           if (c.kind == CarryKind::PingPong) st.ptr[c.yield] = other(c, st.ptr[c.param]);
-        for (const Step& s : l.body) step(s, st);
+        for (const Step& s : l.body) {
+          step(s, st);
+          if (st.fault) return;
+        }
         if (l.next >= 0) cond = st.scal[l.next].i != 0;
         endIteration(l, st);
       }
@@ -253,7 +328,8 @@ class LoopKernelProgram {
       for (size_t i = 0; i < l.carries.size(); ++i) {
         const Carry& c = l.carries[i];
         switch (c.kind) {
-          case CarryKind::PingPong: nextPtr[i] = st.ptr[c.yield]; break;
+          case CarryKind::PingPong:
+          case CarryKind::InPlace: nextPtr[i] = st.ptr[c.yield]; break;
           case CarryKind::PassThrough: nextPtr[i] = st.ptr[c.param]; break;
           case CarryKind::Copy: nextPtr[i] = other(c, st.ptr[c.param]); break;
           case CarryKind::Scalar: nextScal[i] = st.scal[c.yield]; break;
@@ -278,12 +354,75 @@ class LoopKernelProgram {
         case StepKind::Loop: return loop(p.loops_[s.index], st);
         case StepKind::Append: {
           const AppendStep& a = p.appends_[s.index];
-          const size_t bytes = p.lists_[a.list].bytes;
-          if (st.tid == 0) std::memcpy(listRows[a.list] + st.scal[a.counter].i * bytes, st.ptr[a.source], bytes);
+          const ListSpec& list = p.lists_[a.list];
+          char* row = listRows[a.list] + st.scal[a.counter].i * list.bytes;
+          if (st.tid == 0) {
+            if (a.strided)
+              copyStrided(row, list.layout, (const char*)st.ptr[a.source], st.lay[a.source], dtypeSize(list.dtype), 0,
+                          copyRows(list.layout));
+            else
+              std::memcpy(row, st.ptr[a.source], list.bytes);
+          }
           teamBarrier(st);
           return;
         }
+        case StepKind::View: view(p.viewSteps_[s.index], st); return;
+        case StepKind::Assign: return assign(p.assignSteps_[s.index], st);
+        case StepKind::Attention: return attention(p.attentionSteps_[s.index], st);
       }
+    }
+
+    bool view(const ViewStep& v, ThreadState& st) const {
+      LoopViewArgs args;
+      if (v.index >= 0) args.index = args.start = st.scal[v.index].i;
+      args.hasStart = v.view.op == LoopView::Op::Slice && v.index >= 0;
+      args.hasEnd = v.end >= 0;
+      if (args.hasEnd) args.end = st.scal[v.end].i;
+      StridedLayout layout = st.lay[v.src];
+      int64_t offset = 0;
+      if (!applyLoopView(v.view, args, layout, offset, st.faultAt)) {
+        st.fault = v.node;
+        return false;
+      }
+      st.lay[v.dst] = layout;
+      st.ptr[v.dst] = (char*)st.ptr[v.src] + offset * (int64_t)v.elemSize;
+      return true;
+    }
+
+    // The team splits the region's rows; the base is the result.
+    void assign(const AssignStep& a, ThreadState& st) const {
+      if (!view(a.region, st)) return;
+      const StridedLayout& region = st.lay[a.region.dst];
+      const BlockShare share = blockShare(copyRows(region), st.team, st.tid);
+      copyStrided((char*)st.ptr[a.region.dst], region, (const char*)st.ptr[a.source], st.lay[a.source],
+                  a.region.elemSize, share.begin, share.end);
+      st.ptr[a.out] = st.ptr[a.region.src];
+      st.lay[a.out] = st.lay[a.region.src];
+      teamBarrier(st);
+    }
+
+    void attention(const AttentionStep& a, ThreadState& st) const {
+      const StridedLayout &q = st.lay[a.q], &k = st.lay[a.k], &v = st.lay[a.v];
+      const int r = q.rank;
+      const AttentionCall call{(const float*)st.ptr[a.q], (const float*)st.ptr[a.k], (const float*)st.ptr[a.v],
+                               (float*)st.ptr[a.out],     r - 2,                     q.sizes,
+                               q.strides,                 k.strides,                 v.strides,
+                               q.sizes[r - 2],            k.sizes[r - 2],            q.sizes[r - 1],
+                               v.sizes[r - 1],            q.strides[r - 2],          k.strides[r - 2],
+                               v.strides[r - 2],          (float)st.scal[a.scale].f};
+      const AttentionWork w = attentionWork(call);
+      const int64_t team = w.parallel ? st.team : 1;
+      float* partials = scratch[a.scratch];
+      if (st.tid < team) {
+        const BlockShare items = blockShare(w.items, team, st.tid);
+        attentionItems(call, w, partials, items.begin, items.end);
+      }
+      teamBarrier(st);
+      if (st.tid < team) {
+        const BlockShare rows = blockShare(w.batches * call.rows, team, st.tid);
+        attentionCombine(call, w, partials, rows.begin, rows.end);
+      }
+      teamBarrier(st);
     }
 
     // Every thread runs the same share of the blocks in every iteration
@@ -328,7 +467,8 @@ class LoopKernelProgram {
         }
         case CarryKind::PingPong:
         case CarryKind::PassThrough:
-        case CarryKind::Copy: {
+        case CarryKind::Copy:
+        case CarryKind::InPlace: {
           // In one of the slot's buffers, or still the value it started from.
           void* final = st.ptr[c.output];
           if (c.bufferA >= 0 && final == buffers[c.bufferA]) out.push_back(homes[c.bufferA]);
@@ -345,6 +485,17 @@ class LoopKernelProgram {
 
   int newTensorReg(const Value* v) {
     tensorRegOf_[v] = tensorRegs_;
+    return newScratchReg(v);
+  }
+
+  // A register no value names (an assign's region); `v` gives its dtype and,
+  // when static, its layout until a view sets one.
+  int newScratchReg(const Value* v) {
+    const Type& t = *v->type();
+    StridedLayout layout;
+    if (t.fullyKnown() && t.rank() <= kMaxLoopRank) layout = StridedLayout::dense(*t.shape());
+    layoutInit_.push_back(layout);
+    maxLayout_.push_back(layout);
     return tensorRegs_++;
   }
 
@@ -407,8 +558,10 @@ class LoopKernelProgram {
         const Value* element = param->uses().at(0).user->input(1);
         c.kind = CarryKind::List;
         c.param = (int)lists_.size();
-        lists_.push_back(ListSpec{*element->type()->shape(), *element->type()->dtype(),
-                                  (size_t)numelOf(*element->type()->shape()) * dtypeSize(*element->type()->dtype())});
+        const Shape& shape = *element->type()->shape();
+        lists_.push_back(ListSpec{shape, *element->type()->dtype(),
+                                  (size_t)numelOf(shape) * dtypeSize(*element->type()->dtype()),
+                                  StridedLayout::dense(shape)});
         listOf[param] = c.param;
       } else if (!isTensorValue(init)) {
         c.kind = CarryKind::Scalar;
@@ -417,8 +570,14 @@ class LoopKernelProgram {
       } else {
         c.init = tensorReg(init);
         c.param = newTensorReg(param);
-        c.kind = y == param ? CarryKind::PassThrough : pingPong.count(y) && pingPong[y] == i ? CarryKind::PingPong
-                                                                                             : CarryKind::Copy;
+        const Node* def = y->node();
+        const bool inPlace =
+            def && def->is("immut.select_rev") && def->owningBlock() == body && !kernels_.inKernel.count(def);
+        c.kind = y == param                                ? CarryKind::PassThrough
+                 : inPlace                                 ? CarryKind::InPlace
+                 : pingPong.count(y) && pingPong[y] == i ? CarryKind::PingPong
+                                                           : CarryKind::Copy;
+        STITCH_ASSERT(outermost || c.kind != CarryKind::InPlace, "loop kernel: an in-place carry in a nested loop");
         if (c.kind != CarryKind::PassThrough) {
           c.bufferA = newBuffer(param);
           c.bufferB = newBuffer(param);
@@ -440,6 +599,9 @@ class LoopKernelProgram {
       else if (c.kind != CarryKind::List) c.output = newTensorReg(out);
     }
     maxCarries_ = std::max(maxCarries_, l.carries.size());
+    inPlaceInputs_.resize(outer_.size(), -1);
+    for (size_t i = 0; i < l.carries.size(); ++i)
+      if (l.carries[i].kind == CarryKind::InPlace) inPlaceInputs_[(size_t)outerIndexOfReg_.at(l.carries[i].init)] = (int)i + 2;
     loops_.push_back(std::move(l));
     return (int)loops_.size() - 1;
   }
@@ -456,15 +618,25 @@ class LoopKernelProgram {
       return;
     }
     auto at = kernels_.kernelAt.find(n);
-    if (at != kernels_.kernelAt.end()) return buildKernel(at->second, l, pingPong);
+    if (at != kernels_.kernelAt.end()) {
+      if (kernels_.kernels[at->second].kind == KernelKind::Attention) return buildAttention(n, l);
+      return buildKernel(at->second, l, pingPong);
+    }
     if (kernels_.inKernel.count(n) || n->is("tssa.update")) return;
+    if (n->is("immut.select_rev")) return buildAssign(n, l);
+    if (std::optional<LoopView> view = loopViewOf(n)) {
+      viewSteps_.push_back(viewStep(n, *view, tensorReg(n->input(0)), newTensorReg(n->output())));
+      l.body.push_back(Step{StepKind::View, (int)viewSteps_.size() - 1});
+      return;
+    }
     if (n->is("prim.loop")) {
       l.body.push_back(Step{StepKind::Loop, buildLoop(n, false)});
       return;
     }
     if (n->is("list.append")) {
       STITCH_ASSERT(counter >= 0 && listOf.count(n->input(0)), "loop kernel: an append to a list it does not own");
-      appends_.push_back(AppendStep{listOf.at(n->input(0)), tensorReg(n->input(1)), counter});
+      const int source = tensorReg(n->input(1));
+      appends_.push_back(AppendStep{listOf.at(n->input(0)), source, counter, isView(source)});
       l.body.push_back(Step{StepKind::Append, (int)appends_.size() - 1});
       return;
     }
@@ -475,6 +647,61 @@ class LoopKernelProgram {
     s.dst = newScalarReg(n->output());
     scalarSteps_.push_back(s);
     l.body.push_back(Step{StepKind::Scalar, (int)scalarSteps_.size() - 1});
+  }
+
+  bool isView(int reg) const {
+    return std::any_of(viewSteps_.begin(), viewSteps_.end(), [&](const ViewStep& v) { return v.dst == reg; });
+  }
+
+  ViewStep viewStep(const Node* n, const LoopView& view, int src, int dst) {
+    ViewStep v;
+    v.view = view;
+    v.src = src;
+    v.dst = dst;
+    if (view.index) v.index = scalarReg(view.index);
+    if (view.end) v.end = scalarReg(view.end);
+    v.elemSize = dtypeSize(*n->input(0)->type()->dtype());
+    v.node = n;
+    // The largest layout the view can have: a select's index and a slice's
+    // bounds change no size or stride but the sliced length, at most the
+    // whole dim.
+    StridedLayout most = maxLayout_[src];
+    int64_t offset = 0;
+    LoopViewFault unused;
+    applyLoopView(view, LoopViewArgs{}, most, offset, unused);
+    maxLayout_[dst] = most;
+    return v;
+  }
+
+  void buildAssign(const Node* n, LoopSteps& l) {
+    AssignStep a;
+    const int base = tensorReg(n->input(0));
+    a.region = viewStep(n, *loopViewOf(n), base, newScratchReg(n->input(0)));
+    a.source = tensorReg(n->input(1));
+    a.out = newTensorReg(n->output());
+    assignSteps_.push_back(a);
+    l.body.push_back(Step{StepKind::Assign, (int)assignSteps_.size() - 1});
+  }
+
+  void buildAttention(const Node* n, LoopSteps& l) {
+    AttentionStep a;
+    a.q = tensorReg(n->input(0));
+    a.k = tensorReg(n->input(1));
+    a.v = tensorReg(n->input(2));
+    a.scale = scalarReg(n->input(3));
+    a.out = newTensorReg(n->output());
+    fixedHomes_.emplace_back(a.out, newBuffer(n->output()));
+    // Partials for the most keys the slices can give.
+    const StridedLayout &q = maxLayout_[a.q], &k = maxLayout_[a.k], &v = maxLayout_[a.v];
+    const int r = q.rank;
+    const AttentionCall most{nullptr,        nullptr,        nullptr,        nullptr,        r - 2,
+                             q.sizes,        q.strides,      k.strides,      v.strides,      q.sizes[r - 2],
+                             k.sizes[r - 2], q.sizes[r - 1], v.sizes[r - 1], q.strides[r - 2], k.strides[r - 2],
+                             v.strides[r - 2], 1.0f};
+    a.scratch = (int)scratchFloats_.size();
+    scratchFloats_.push_back(attentionPartialFloats(most, attentionWork(most)));
+    attentionSteps_.push_back(a);
+    l.body.push_back(Step{StepKind::Attention, (int)attentionSteps_.size() - 1});
   }
 
   void buildKernel(int index, LoopSteps& l, const std::unordered_map<const Value*, size_t>& pingPong) {
@@ -512,6 +739,13 @@ class LoopKernelProgram {
   std::vector<KernelStep> kernelSteps_;
   std::vector<ScalarStep> scalarSteps_;
   std::vector<AppendStep> appends_;
+  std::vector<ViewStep> viewSteps_;
+  std::vector<AssignStep> assignSteps_;
+  std::vector<AttentionStep> attentionSteps_;
+  std::vector<int64_t> scratchFloats_;  // per AttentionStep
+  // Per tensor register: its layout before any view sets one (dense and
+  // static), and the largest a view can give it (sizes bound the scratch).
+  std::vector<StridedLayout> layoutInit_, maxLayout_;
   std::vector<BufferSpec> buffers_;
   std::vector<ListSpec> lists_;
   std::vector<std::pair<int, int>> fixedHomes_;  // tensor register -> its buffer
@@ -519,6 +753,7 @@ class LoopKernelProgram {
   std::vector<const Value*> outer_;
   std::vector<OuterReg> outerReg_;
   std::unordered_map<int, int> outerIndexOfReg_;
+  std::vector<int> inPlaceInputs_;
   int tensorRegs_ = 0;
   std::vector<StitchScalar> scalarInit_;
   size_t maxArgs_ = 0, maxParams_ = 0, maxCarries_ = 0;
@@ -532,9 +767,11 @@ LoopKernelRunner::~LoopKernelRunner() = default;
 
 const std::vector<const Value*>& LoopKernelRunner::outerValues() const { return program_->outerValues(); }
 
-bool LoopKernelRunner::run(const std::vector<const IValue*>& outer, BufferPool& pool, int threads,
-                           IValueList& outputs) const {
-  return program_->run(outer, pool, threads, outputs);
+const std::vector<int>& LoopKernelRunner::inPlaceInputs() const { return program_->inPlaceInputs(); }
+
+bool LoopKernelRunner::run(const std::vector<const IValue*>& outer, const std::vector<bool>& writable,
+                           BufferPool& pool, int threads, IValueList& outputs) const {
+  return program_->run(outer, writable, pool, threads, outputs);
 }
 
 }  // namespace stitch

@@ -12,7 +12,10 @@
 // (ping-pong), so nothing is copied; other carried tensors are copied into
 // the free one at the end of the iteration. A list that the outermost body
 // appends one tensor to per iteration fills the rows of one buffer
-// allocated for the trip count.
+// allocated for the trip count. Views are register arithmetic (a pointer and
+// a strided layout, runtime/strided_layout.h), and a carried tensor that the
+// body writes rows of in place lives in one buffer (or the value it starts
+// from, when no one else sees that).
 #pragma once
 #include <memory>
 #include <vector>
@@ -44,10 +47,19 @@ class LoopKernelRunner {
   // them.
   const std::vector<const Value*>& outerValues() const;
 
+  // Per outer value: the loop input (its index in the loop node's inputs)
+  // that a carried tensor written in place starts from, or -1.
+  const std::vector<int>& inPlaceInputs() const;
+
   // Runs the loop on `threads` threads and returns the loop node's outputs;
   // false (nothing run) when an outer tensor does not have its static type:
-  // the caller then runs the loop on the host.
-  bool run(const std::vector<const IValue*>& outer, BufferPool& pool, int threads, IValueList& outputs) const;
+  // the caller then runs the loop on the host. A carried tensor written in
+  // place is written into its outer value where `writable` (per outer value;
+  // may be empty) says no one else sees it (it is dense, dies at the loop
+  // and shares no memory with another outer value); otherwise into a copy.
+  // A view index out of range raises the interpreter's error.
+  bool run(const std::vector<const IValue*>& outer, const std::vector<bool>& writable, BufferPool& pool,
+           int threads, IValueList& outputs) const;
 
  private:
   std::unique_ptr<LoopKernelProgram> program_;

@@ -107,6 +107,11 @@ void printLoopBody(std::ostringstream& o, const Node* loop, const LoopKernel& ke
       o << (phase->second.barrierAfter ? "; barrier\n" : "\n");
     } else if (n->is("prim.loop")) {
       printLoopBody(o, n, kernel, graph, names, in);
+    } else if (n->is("immut.select_rev")) {
+      o << in << "write %" << names.name(n->input(1)) << " into %" << names.name(n->input(0)) << " in place: %"
+        << names.name(n->output()) << "; barrier\n";
+    } else if (loopViewOf(n)) {
+      o << in << "view %" << names.name(n->output()) << "=" << n->kind() << "(%" << names.name(n->input(0)) << ")\n";
     } else if (n->is("list.append")) {
       o << in << "append %" << names.name(n->input(1)) << " to its row of %" << names.name(n->input(0)) << "\n";
     } else if (n->kind().rfind("scalar.", 0) == 0) {

@@ -1,12 +1,25 @@
 #include "ugraph/loop_kernels.h"
 
 #include <algorithm>
+#include <unordered_set>
 
 #include "ugraph/lowering.h"
 
 namespace stitch {
 
 namespace {
+
+// A dim argument: a constant in [-rank, rank), normalized.
+std::optional<int64_t> constDim(const Node* n, size_t i, int64_t rank) {
+  if (n->inputs().size() <= i) return std::nullopt;
+  const std::optional<int64_t> d = lowering::constInt(n->input(i));
+  if (!d || *d < -rank || *d >= rank) return std::nullopt;
+  return *d < 0 ? *d + rank : *d;
+}
+
+bool isIntArg(const Node* n, size_t i) {
+  return n->inputs().size() > i && n->input(i)->type()->kind() == TypeKind::Int;
+}
 
 bool isScalarType(const Value* v) { return v->type()->isScalar(); }
 
@@ -63,6 +76,28 @@ const Node* soleAppend(const Value* param, const Value* yield) {
   return user;
 }
 
+// The chains of in-place writes of a loop's carried tensors: from a slot's
+// parameter, each write's result read by the next write alone, to the
+// slot's yield (the last result may have other readers: they read it
+// before the next iteration's first write).
+std::unordered_set<const Node*> inPlaceChains(const Node* loop) {
+  std::unordered_set<const Node*> out;
+  const Block* body = loop->block(0);
+  for (size_t i = 1; i < body->params().size(); ++i) {
+    if (!isStaticTensor(body->param(i))) continue;
+    const Value* v = body->param(i);
+    std::vector<const Node*> chain;
+    while (v->uses().size() == 1) {
+      const Node* user = v->uses()[0].user;
+      if (!isLoopInPlaceAssign(user) || user->input(0) != v || user->owningBlock() != body) break;
+      chain.push_back(user);
+      v = user->output();
+    }
+    if (!chain.empty() && v == body->ret(i)) out.insert(chain.begin(), chain.end());
+  }
+  return out;
+}
+
 class Qualifier {
  public:
   explicit Qualifier(const KernelGraph& kernels) : kernels_(kernels) {}
@@ -91,12 +126,16 @@ class Qualifier {
       if (!append || append->owningBlock() != body) return false;
       appends.push_back(append);
     }
+    if (outermost) inPlace_ = inPlaceChains(loop);
     bool anyKernel = false;
     for (const Node* n : *body) {
       if (std::find(appends.begin(), appends.end(), n) != appends.end()) continue;
       if (!node(n, anyKernel)) return false;
     }
-    return anyKernel;
+    // Carried values are dense buffers.
+    return anyKernel && std::none_of(body->returns().begin(), body->returns().end(), [&](const Value* v) {
+             return views_.count(v) > 0;
+           });
   }
 
  private:
@@ -106,15 +145,109 @@ class Qualifier {
     auto at = kernels_.kernelAt.find(n);
     if (at != kernels_.kernelAt.end()) {
       anyKernel = true;
-      return kernels_.kernels[at->second].kind == KernelKind::GraphDefined;
+      const Kernel& k = kernels_.kernels[at->second];
+      if (k.kind == KernelKind::Attention) return attentionFits(k);
+      return k.kind == KernelKind::GraphDefined && noneIsView(k.inputs);
     }
-    if (kernels_.inKernel.count(n) || n->is("tssa.update") || isLoopScalarOp(n)) return true;
-    if (!n->is("prim.loop") || !loop(n, false)) return false;
-    anyKernel = true;
+    if (kernels_.inKernel.count(n) || isLoopScalarOp(n)) return true;
+    if (n->is("tssa.update")) return noneIsView(n->inputs());
+    if (inPlace_.count(n)) return true;
+    if (n->is("prim.loop")) {
+      if (!noneIsView(n->inputs()) || !loop(n, false)) return false;
+      anyKernel = true;
+      return true;
+    }
+    if (n->is("immut.select_rev") || !loopViewOf(n)) return false;
+    views_.insert(n->output());
     return true;
   }
 
+  template <typename Values>
+  bool noneIsView(const Values& values) const {
+    return std::none_of(values.begin(), values.end(), [&](const Value* v) { return views_.count(v) > 0; });
+  }
+
+  // Whether v's last dim has stride 1: a dense buffer's does, and a view
+  // keeps it unless it moves another dim last.
+  bool lastDimUnitStride(const Value* v) const {
+    if (!views_.count(v)) return true;
+    const Node* n = v->node();
+    const LoopView view = *loopViewOf(n);
+    const int64_t last = n->input(0)->type()->rank() - 1;
+    switch (view.op) {
+      case LoopView::Op::Select:
+      case LoopView::Op::Squeeze:
+        if (view.dim == last) return false;
+        break;
+      case LoopView::Op::Slice:
+        if (view.dim == last && view.step != 1) return false;
+        break;
+      case LoopView::Op::Unsqueeze:
+        if (view.dim == last + 1) return true;
+        break;
+      case LoopView::Op::Transpose:
+        if (view.dim != view.dim1 && (view.dim == last || view.dim1 == last)) return false;
+        break;
+      case LoopView::Op::Same: break;
+    }
+    return lastDimUnitStride(n->input(0));
+  }
+
+  // The attention kernel in a loop kernel: static query and output, the
+  // operands' batch and head dims known and agreeing (what
+  // attentionApplies checks on the host), key and value lengths provably
+  // equal, last dims contiguous.
+  bool attentionFits(const Kernel& k) const {
+    const Node* n = k.nodes.back();
+    const Value *q = n->input(0), *key = n->input(1), *value = n->input(2);
+    if (!isStaticTensor(q) || !isStaticTensor(n->output()) || n->input(3)->type()->kind() != TypeKind::Float)
+      return false;
+    const int64_t r = q->type()->rank();
+    for (const Value* t : {key, value})
+      if (!t->type()->isTensor() || t->type()->rank() != r || *t->type()->dtype() != DType::f32) return false;
+    if (r < 2 || *q->type()->dtype() != DType::f32) return false;
+    const Dims& qs = *q->type()->shape();
+    const Dims& ks = *key->type()->shape();
+    const Dims& vs = *value->type()->shape();
+    for (int64_t d = 0; d < r - 2; ++d)
+      if (ks[d] != qs[d] || vs[d] != qs[d]) return false;
+    if (ks[r - 1] != qs[r - 1] || vs[r - 1] < 0 || !sameLength(key, value, r - 2)) return false;
+    return lastDimUnitStride(q) && lastDimUnitStride(key) && lastDimUnitStride(value);
+  }
+
+  // Whether a's and b's sizes along dim d are equal in every iteration:
+  // both known and equal, or the same views (ops, dims, run-time operands)
+  // of two values whose dims there are, down to the same slice of two
+  // equally long dims.
+  static bool sameLength(const Value* a, const Value* b, int64_t d) {
+    const int64_t sa = (*a->type()->shape())[d], sb = (*b->type()->shape())[d];
+    if (sa >= 0 || sb >= 0) return sa == sb;
+    const Node *na = a->node(), *nb = b->node();
+    if (!na || !nb || na->kind() != nb->kind() || na->is("immut.select_rev")) return false;
+    const std::optional<LoopView> va = loopViewOf(na), vb = loopViewOf(nb);
+    if (!va || !vb || va->op != vb->op || va->dim != vb->dim || va->dim1 != vb->dim1 || va->step != vb->step ||
+        va->index != vb->index || va->end != vb->end)
+      return false;
+    using Op = LoopView::Op;
+    const std::optional<Dims>& ba = na->input(0)->type()->shape();
+    const std::optional<Dims>& bb = nb->input(0)->type()->shape();
+    if (va->op == Op::Slice && va->dim == d) return ba && bb && (*ba)[d] >= 0 && (*ba)[d] == (*bb)[d];
+    // The dim of the views' sources that d is.
+    int64_t from = d;
+    switch (va->op) {
+      case Op::Select:
+      case Op::Squeeze: from = d >= va->dim ? d + 1 : d; break;
+      case Op::Unsqueeze: from = d > va->dim ? d - 1 : d; break;
+      case Op::Transpose: from = d == va->dim ? va->dim1 : d == va->dim1 ? va->dim : d; break;
+      case Op::Slice:
+      case Op::Same: break;
+    }
+    return sameLength(na->input(0), nb->input(0), from);
+  }
+
   const KernelGraph& kernels_;
+  std::unordered_set<const Node*> inPlace_;  // the outermost loop's in-place writes
+  std::unordered_set<const Value*> views_;   // values a loop view defines
 };
 
 int64_t gridBlocks(const Kernel& k) {
@@ -149,7 +282,7 @@ void placePhases(const Block* body, const KernelGraph& kernels, LoopKernel& loop
     if (n->is("prim.loop")) placePhases(n->block(0), kernels, loop);
     auto at = kernels.kernelAt.find(n);
     if (at == kernels.kernelAt.end()) {
-      if (n->is("prim.loop") || n->is("list.append")) {
+      if (n->is("prim.loop") || n->is("list.append") || n->is("immut.select_rev")) {
         group.clear();
         blocks = 0;
       }
@@ -185,6 +318,71 @@ void planBlock(const Block* block, KernelGraph& kernels) {
 }
 
 }  // namespace
+
+std::optional<LoopView> loopViewOf(const Node* n) {
+  using Op = LoopView::Op;
+  if (n->inputs().empty() || !n->input(0)->type()->isTensor()) return std::nullopt;
+  const std::optional<Dims>& shape = n->input(0)->type()->shape();
+  const int64_t rank = shape ? (int64_t)shape->size() : -1;
+  if (rank <= 0 || rank > kMaxLoopRank) return std::nullopt;
+  LoopView v;
+  const bool assign = n->is("immut.select_rev");
+  if (assign || n->is("immut.select")) {
+    const size_t first = assign ? 2 : 1;  // the view's arguments follow the source
+    const std::optional<int64_t> d = constDim(n, first, rank);
+    if (!d || !isIntArg(n, first + 1)) return std::nullopt;
+    v.op = Op::Select;
+    v.dim = *d;
+    v.index = n->input(first + 1);
+  } else if (n->is("immut.slice")) {
+    const std::optional<int64_t> d = constDim(n, 1, rank);
+    const std::optional<int64_t> step = n->inputs().size() > 4 ? lowering::constInt(n->input(4)) : std::nullopt;
+    if (!d || !step || *step <= 0) return std::nullopt;
+    v.op = Op::Slice;
+    v.dim = *d;
+    v.step = *step;
+    for (size_t i : {2, 3}) {
+      if (lowering::isNoneValue(n->input(i))) continue;
+      if (!isIntArg(n, i)) return std::nullopt;
+      (i == 2 ? v.index : v.end) = n->input(i);
+    }
+  } else if (n->is("immut.unsqueeze")) {
+    const std::optional<int64_t> d = constDim(n, 1, rank + 1);
+    if (!d || rank + 1 > kMaxLoopRank) return std::nullopt;
+    v.op = Op::Unsqueeze;
+    v.dim = *d;
+  } else if (n->is("immut.squeeze")) {
+    const std::optional<int64_t> d = constDim(n, 1, rank);
+    if (!d || (*shape)[*d] < 0) return std::nullopt;
+    v.op = (*shape)[*d] == 1 ? Op::Squeeze : Op::Same;
+    v.dim = *d;
+  } else if (n->is("immut.transpose")) {
+    const std::optional<int64_t> d0 = constDim(n, 1, rank), d1 = constDim(n, 2, rank);
+    if (!d0 || !d1) return std::nullopt;
+    v.op = Op::Transpose;
+    v.dim = *d0;
+    v.dim1 = *d1;
+  } else {
+    return std::nullopt;
+  }
+  return v;
+}
+
+bool isLoopInPlaceAssign(const Node* n) {
+  if (!n->is("immut.select_rev") || !loopViewOf(n)) return false;
+  const Value *base = n->input(0), *src = n->input(1);
+  if (!isStaticTensor(base) || !isStaticTensor(src) || *base->type()->dtype() != *src->type()->dtype()) return false;
+  // The region (the base without the selected dim) takes src broadcast.
+  Dims region = *base->type()->shape();
+  region.erase(region.begin() + loopViewOf(n)->dim);
+  const Dims& s = *src->type()->shape();
+  if (s.size() > region.size()) return false;
+  for (size_t i = 0; i < s.size(); ++i) {
+    const int64_t want = region[region.size() - s.size() + i];
+    if (s[i] != want && s[i] != 1) return false;
+  }
+  return true;
+}
 
 bool isCountedLoop(const Node* loop) {
   const Constant* next = constantOf(loop->block(0)->ret(0));

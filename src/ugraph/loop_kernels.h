@@ -18,16 +18,64 @@
 // known at entry), the one `list.append` to a carried list that starts
 // empty (the elements go to rows allocated per run). Its carried
 // values are tensors of static types, int / float / bool scalars, or such
-// lists. Everything else (host ops, predefined kernels, branches, views the
-// host takes, shapes that depend on data) keeps the loop on the host, and so
-// does a kernel write of a small region into a large tensor (over 64 KB and
-// 4 regions): in a kernel it copies the whole tensor every iteration, where
-// the host writes the region in place.
+// lists.
+//
+// The body may also take views and write rows in place, as a decode step
+// with a KV cache does:
+//
+//   - a view (`immut.select / slice / unsqueeze / squeeze / transpose` of a
+//     tensor of known rank, its dims constants; indices and slice bounds
+//     may be loop scalars): pointer arithmetic on a register, every thread
+//     alike, so the shapes may depend on the counter (`cache[:, :, :t+1]`).
+//     A view feeds only views, in-place writes (as their source), the
+//     attention kernel and appends; it is never carried or read by a
+//     generated kernel (those take dense static buffers);
+//   - an in-place write (`immut.select_rev`) into a carried tensor of the
+//     outermost loop: the chain of writes from the slot's parameter to its
+//     yield, each link read by the next write alone, writes its regions into
+//     the slot's one buffer, O(region) per iteration;
+//   - the predefined attention kernel (runtime/attention_kernel.h), when its
+//     key and value lengths are provably equal (static, or the same slice of
+//     two equally long dims) and every operand's last dim is contiguous.
+//
+// Everything else (host ops, other predefined kernels, branches, views of
+// other kinds, shapes that depend on data) keeps the loop on the host, and
+// so does a kernel write of a small region into a large tensor (over 64 KB
+// and 4 regions): in a kernel it copies the whole tensor every iteration,
+// where the host writes the region in place.
 #pragma once
+#include <optional>
+
 #include "ir/graph.h"
 #include "ugraph/kernel_graph.h"
 
 namespace stitch {
+
+// The most dims a loop kernel's view register has.
+constexpr int kMaxLoopRank = 8;
+
+// A view a loop kernel takes on a register (runtime/strided_layout.h
+// applies it): the view of an immut.select / slice / unsqueeze / squeeze /
+// transpose, or the region an immut.select_rev writes.
+struct LoopView {
+  enum class Op : uint8_t { Select, Slice, Unsqueeze, Squeeze, Transpose, Same };
+  Op op = Op::Same;
+  int64_t dim = 0, dim1 = 0;     // normalized; dim1: Transpose's second
+  int64_t step = 1;              // Slice
+  const Value* index = nullptr;  // Select: the index; Slice: the start (null: None)
+  const Value* end = nullptr;    // Slice: the end (null: None)
+};
+
+// The view `n` takes (of its input 0), when a loop kernel can take it: a
+// tensor of known rank up to kMaxLoopRank, constant dims, a positive
+// constant slice step, a squeezed dim of known size (a squeeze of a dim not
+// of size 1 is Op::Same).
+std::optional<LoopView> loopViewOf(const Node* n);
+
+// Whether `n` is an Assign a loop kernel can run in place given a dead base
+// (immut.select_rev of static types, the source broadcast to the region;
+// its region loopViewOf(n)).
+bool isLoopInPlaceAssign(const Node* n);
 
 // Whether the loop's body returns the constant true as its condition (a
 // `for` over a trip count known at entry, not a `while`).

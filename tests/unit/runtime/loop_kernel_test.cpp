@@ -1,7 +1,8 @@
 // Loop kernels (ugraph/loop_kernels.h, runtime/loop_kernel.h) built by the
 // real pipeline: recurrent cells, nested loops, carried values of every
 // kind (produced by a kernel, passed through, swapped, scalars, appended
-// rows), against the reference interpreter on fresh random inputs; the
+// rows, a KV cache written in place and read through views of a growing
+// length), against the reference interpreter on fresh random inputs; the
 // whole loop is one kernel call, its results do not depend on the thread
 // count, and loops that need the host stay there.
 #include <gtest/gtest.h>
@@ -224,6 +225,138 @@ def f(x: torch.Tensor, w: torch.Tensor, out: torch.Tensor) -> torch.Tensor:
     EXPECT_EQ(c.exe->kernelGraph().loops.size(), rows == 6 ? 1u : 0u);
     expectAgreesWithInterpreter(c, {uniformF32({rows, 16}), uniformF32({16, 128}), uniformF32({rows, 128})}, 1e-5);
   }
+}
+
+// A decode step with a KV cache: the step's key and value rows are written
+// into the caches in place, the query attends to the rows written so far (a
+// length that grows with the step), the outputs are appended.
+const char* kDecode = R"PY(
+def decode(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, cache_k: torch.Tensor,
+           cache_v: torch.Tensor, start: int) -> Tuple[torch.Tensor, torch.Tensor]:
+    outputs: List[torch.Tensor] = []
+    for t in range(q.shape[0]):
+        pos = start + t
+        cache_k[pos] = k[t]
+        cache_v[pos] = v[t]
+        keys = cache_k[:pos + 1].transpose(0, 1)
+        values = cache_v[:pos + 1].transpose(0, 1)
+        scores = (q[t].unsqueeze(1) @ keys.transpose(-1, -2)) * 0.25
+        outputs.append((torch.softmax(scores, dim=-1) @ values).squeeze(1))
+    return torch.stack(outputs), cache_k
+)PY";
+
+struct DecodeShape {
+  int64_t steps, heads, dim, positions;
+};
+
+Compiled compileDecode(const DecodeShape& d, int threads = 0) {
+  const std::string rows = std::to_string(d.steps) + "," + std::to_string(d.heads) + "," + std::to_string(d.dim);
+  const std::string cache = std::to_string(d.positions) + "," + std::to_string(d.heads) + "," + std::to_string(d.dim);
+  return compileProgram(kDecode, "decode",
+                        {"q=f32[" + rows + "]", "k=f32[" + rows + "]", "v=f32[" + rows + "]",
+                         "cache_k=f32[" + cache + "]", "cache_v=f32[" + cache + "]", "start=0"},
+                        threads);
+}
+
+IValueList decodeInputs(const DecodeShape& d, int64_t start) {
+  return {uniformF32({d.steps, d.heads, d.dim}),     uniformF32({d.steps, d.heads, d.dim}),
+          uniformF32({d.steps, d.heads, d.dim}),     uniformF32({d.positions, d.heads, d.dim}),
+          uniformF32({d.positions, d.heads, d.dim}), IValue(start)};
+}
+
+TEST_F(LoopKernels, KvCacheDecodeIsOneCall) {
+  const DecodeShape d{randIn(1, 6), randIn(1, 5), randIn(3, 70), 0};
+  const DecodeShape shape{d.steps, d.heads, d.dim, d.steps + randIn(0, 300)};
+  Compiled c = compileDecode(shape);
+  ASSERT_EQ(c.exe->kernelGraph().loops.size(), 1u);
+  const std::string dump = printKernelGraph(c.exe->kernelGraph());
+  for (const char* part : {"    view %keys=immut.transpose(%", " in place: %", "    carry %cache_k."})
+    EXPECT_NE(dump.find(part), std::string::npos) << part << " in\n" << dump;
+  const int64_t start = randIn(0, shape.positions - shape.steps);
+  SCOPED_TRACE("start " + std::to_string(start) + " positions " + std::to_string(shape.positions));
+  IValueList inputs = decodeInputs(shape, start);
+  RunStats stats = expectAgreesWithInterpreter(c, inputs, 1e-5);
+  EXPECT_EQ(stats.kernelCalls, 1);
+  // The caches are written where they lie: the returned one is the argument.
+  IValueList mine = cloneInputs(inputs);
+  IValueList got = c.exe->run(mine);
+  EXPECT_TRUE(got[1].toTensor().sameStorage(mine[3].toTensor()));
+}
+
+// The team splits the heads and the rows written; each output element is
+// computed by the same code in the same order on any thread count.
+TEST_F(LoopKernels, KvCacheDecodeDoesNotDependOnTheThreadCount) {
+  const DecodeShape shape{randIn(2, 5), randIn(2, 8), 64, 0};
+  const DecodeShape d{shape.steps, shape.heads, shape.dim, shape.steps + randIn(200, 700)};
+  const IValueList inputs = decodeInputs(d, randIn(0, d.positions - d.steps));
+  IValueList first;
+  for (int threads : {1, 2, 3}) {
+    SCOPED_TRACE("threads " + std::to_string(threads));
+    Compiled c = compileDecode(d, threads);
+    IValueList got = c.exe->run(cloneInputs(inputs));
+    if (first.empty()) first = got;
+    expectSameOutputs(got, first, 0.0);
+  }
+}
+
+// A cache that shares its memory with another argument (k is a view of
+// cache_k's first rows, which the writes overwrite) is written in a copy:
+// the program sees the arguments as they were passed.
+TEST_F(LoopKernels, KvCacheSharingAnArgumentsMemoryIsCopied) {
+  const DecodeShape d{4, 3, 8, 9};
+  Compiled c = compileDecode(d);
+  IValueList in = decodeInputs(d, 1);
+  const Tensor& cacheK = in[3].toTensor();
+  in[1] = IValue(cacheK.asStrided({d.steps, d.heads, d.dim}, {d.heads * d.dim, d.dim, 1}, 0));
+  IValueList reference = {in[0], IValue(in[1].toTensor().clone()), in[2], IValue(cacheK.clone()), in[4], in[5]};
+  RunStats stats;
+  IValueList got = c.exe->run(in, &stats);
+  EXPECT_EQ(stats.kernelCalls, 1);
+  expectSameOutputs(got, interpret(*c.result.graph, cloneInputs(reference)), 1e-5);
+}
+
+// A step index past the cache raises the interpreter's error at the write,
+// with its location, on any thread count.
+TEST_F(LoopKernels, KvCacheIndexOutOfRangeIsTheInterpretersError) {
+  const DecodeShape d{3, 2, 8, 5};
+  for (int threads : {1, 2}) {
+    Compiled c = compileDecode(d, threads);
+    IValueList in = decodeInputs(d, 3);  // the last step writes row 5 of 5
+    std::string got = "no failure", want = "no failure";
+    try {
+      c.exe->run(cloneInputs(in));
+    } catch (const RuntimeFailure& e) {
+      got = e.formatted();
+    }
+    try {
+      interpret(*c.result.parsed, cloneInputs(in));
+    } catch (const RuntimeFailure& e) {
+      want = e.formatted();
+    }
+    EXPECT_NE(want.find("index 5 is out of bounds for dimension 0 with size 5"), std::string::npos) << want;
+    EXPECT_EQ(got, want);
+  }
+}
+
+// The cache's parameter read before the write (`old`, a copy, keeps the
+// row's old value) is not written in place: the loop stays on the host.
+TEST_F(LoopKernels, KvCacheReadBeforeItsWriteStaysOnTheHost) {
+  Compiled c = compileProgram(R"PY(
+def f(q: torch.Tensor, k: torch.Tensor, cache_k: torch.Tensor, start: int) -> torch.Tensor:
+    outputs: List[torch.Tensor] = []
+    for t in range(k.shape[0]):
+        pos = start + t
+        old = cache_k[pos].clone()
+        cache_k[pos] = k[t]
+        keys = cache_k[:pos + 1].transpose(0, 1)
+        scores = (old.unsqueeze(1) @ keys.transpose(-1, -2)) * 0.5
+        outputs.append((torch.softmax(scores, dim=-1) @ keys).squeeze(1))
+    return torch.stack(outputs)
+)PY",
+                              "f", {"q=f32[3,2,8]", "k=f32[3,2,8]", "cache_k=f32[6,2,8]", "start=1"});
+  EXPECT_TRUE(c.exe->kernelGraph().loops.empty());
+  expectAgreesWithInterpreter(
+      c, {uniformF32({3, 2, 8}), uniformF32({3, 2, 8}), uniformF32({6, 2, 8}), IValue((int64_t)2)}, 1e-5);
 }
 
 }  // namespace

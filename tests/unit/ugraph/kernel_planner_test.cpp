@@ -1,6 +1,8 @@
 // Kernel planning: which nodes form which groups, kernel inputs / outputs /
 // params, names in program order, loop bodies, and what stays a host op.
+#include "fusion/fusion.h"
 #include "ir/ir_parser.h"
+#include "ugraph/kernel_graph_printer.h"
 #include "ugraph_test_util.h"
 
 namespace stitch::ugraph_test {
@@ -205,6 +207,43 @@ TEST(KernelPlanner, SameDtypeConversionAliasesAndStaysHost) {
   KernelGraph kg = planKernels(*g, PlanOptions{false});
   ASSERT_EQ(kg.kernels.size(), 1u);
   EXPECT_EQ(kg.kernels[0].outputs[0], g->outputs()[1]);
+}
+
+// A loop kernel writes a carried tensor in place only when nothing reads
+// the value from before the write: a view of the old row, read after the
+// write (by the attention), keeps the loop on the host; the same view of
+// the written value does not.
+TEST(KernelPlanner, LoopKernelWritesInPlaceOnlyOverDeadValues) {
+  for (const char* base : {"%c", "%c2"}) {
+    SCOPED_TRACE(base);
+    auto g = parseGraph(std::string(R"(graph f(%k : f32[3,2,8], %cache : f32[6,2,8], %start : int):
+  %0 : int = prim.constant[value=0]()
+  %1 : int = prim.constant[value=1]()
+  %none : None = prim.constant[value=None]()
+  %true : bool = prim.constant[value=true]()
+  %scale : float = prim.constant[value=0.5]()
+  %n : int = prim.constant[value=3]()
+  %r : f32[6,2,8] = prim.loop(%n, %true, %cache)
+    block0(%t : int, %c : f32[6,2,8]):
+      %pos : int = scalar.add(%start, %t)
+      %row : f32[2,8] = immut.select(%k, %0, %t)
+      %c2 : f32[6,2,8] = immut.select_rev(%c, %row, %0, %pos)
+      %old : f32[2,8] = immut.select()") + base + R"(, %0, %pos)
+      %q : f32[2,1,8] = immut.unsqueeze(%old, %1)
+      %end : int = scalar.add(%pos, %1)
+      %rows : f32[?,2,8] = immut.slice(%c2, %0, %none, %end, %1)
+      %keys : f32[2,?,8] = immut.transpose(%rows, %0, %1)
+      %a : f32[2,1,8] = fused.attention(%q, %keys, %keys, %scale)
+      -> (%true, %c2)
+  return (%r)
+)");
+    const FusionPlan plan = fuseGraph(*g, FusionOptions{});
+    PlanOptions options;
+    options.fusion = &plan;
+    options.loopKernels = true;
+    KernelGraph kg = planKernels(*g, options);
+    EXPECT_EQ(kg.loops.size(), std::string(base) == "%c2" ? 1u : 0u) << printKernelGraph(kg);
+  }
 }
 
 }  // namespace
