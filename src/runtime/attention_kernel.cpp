@@ -284,11 +284,17 @@ void attentionItems(const AttentionCall& c, const AttentionWork& w, float* parti
             std::min(kAttentionChunk, c.keys - key0)};
     float* p = partials + item * stride;
     attendChunk(b, s, p, p + kAttentionRows, p + 2 * kAttentionRows);
+    // One chunk: its partials are the rows' results, combined here (the
+    // same arithmetic as attentionCombine's).
+    if (w.chunks == 1)
+      for (int64_t r = 0; r < b.rows; ++r)
+        combineChunks(p, stride, r, 1, c.dimV, c.out + (batch * c.rows + row0 + r) * c.dimV);
   }
 }
 
 void attentionCombine(const AttentionCall& c, const AttentionWork& w, const float* partials, int64_t begin,
                       int64_t end) {
+  if (w.chunks == 1) return;  // the items wrote the rows
   const int64_t stride = itemStride(c);
   for (int64_t row = begin; row < end; ++row) {
     float* out = c.out + row * c.dimV;

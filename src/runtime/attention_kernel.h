@@ -63,7 +63,9 @@ int64_t attentionPartialFloats(const AttentionCall& c, const AttentionWork& w);
 
 // Items [begin, end) into their partials; then, once every item is done,
 // output rows [begin, end) of the batches x rows combined. The two may run
-// on several threads, each item and row on one.
+// on several threads, each item and row on one. With one chunk of keys
+// (w.chunks == 1) the items write their rows themselves and
+// attentionCombine has nothing to do.
 void attentionItems(const AttentionCall& c, const AttentionWork& w, float* partials, int64_t begin, int64_t end);
 void attentionCombine(const AttentionCall& c, const AttentionWork& w, const float* partials, int64_t begin,
                       int64_t end);

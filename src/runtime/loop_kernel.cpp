@@ -56,6 +56,9 @@ struct ViewStep {
 struct AssignStep {
   ViewStep region;
   int source = 0, out = 0;  // tensor registers
+  // Off when the next step is a write that touches nothing this one does:
+  // the two meet the team at one barrier.
+  bool barrierAfter = true;
 };
 
 // The attention kernel on the team: items, a barrier, combined rows.
@@ -398,7 +401,7 @@ class LoopKernelProgram {
                   a.region.elemSize, share.begin, share.end);
       st.ptr[a.out] = st.ptr[a.region.src];
       st.lay[a.out] = st.lay[a.region.src];
-      teamBarrier(st);
+      if (a.barrierAfter) teamBarrier(st);
     }
 
     void attention(const AttentionStep& a, ThreadState& st) const {
@@ -418,6 +421,7 @@ class LoopKernelProgram {
         attentionItems(call, w, partials, items.begin, items.end);
       }
       teamBarrier(st);
+      if (w.chunks == 1) return;  // the items wrote the rows
       if (st.tid < team) {
         const BlockShare rows = blockShare(w.batches * call.rows, team, st.tid);
         attentionCombine(call, w, partials, rows.begin, rows.end);
@@ -496,6 +500,7 @@ class LoopKernelProgram {
     if (t.fullyKnown() && t.rank() <= kMaxLoopRank) layout = StridedLayout::dense(*t.shape());
     layoutInit_.push_back(layout);
     maxLayout_.push_back(layout);
+    rootOf_.push_back(tensorRegs_);
     return tensorRegs_++;
   }
 
@@ -670,6 +675,7 @@ class LoopKernelProgram {
     LoopViewFault unused;
     applyLoopView(view, LoopViewArgs{}, most, offset, unused);
     maxLayout_[dst] = most;
+    rootOf_[(size_t)dst] = rootOf_[(size_t)src];
     return v;
   }
 
@@ -679,6 +685,16 @@ class LoopKernelProgram {
     a.region = viewStep(n, *loopViewOf(n), base, newScratchReg(n->input(0)));
     a.source = tensorReg(n->input(1));
     a.out = newTensorReg(n->output());
+    rootOf_[(size_t)a.out] = rootOf_[(size_t)base];
+    // Right after another write into other memory, read from memory that
+    // one does not write: no barrier between the two.
+    if (!l.body.empty() && l.body.back().kind == StepKind::Assign) {
+      AssignStep& previous = assignSteps_[(size_t)l.body.back().index];
+      const int written = rootOf_[(size_t)previous.region.src];
+      if (written != rootOf_[(size_t)base] && written != rootOf_[(size_t)a.source] &&
+          rootOf_[(size_t)base] != rootOf_[(size_t)previous.source])
+        previous.barrierAfter = false;
+    }
     assignSteps_.push_back(a);
     l.body.push_back(Step{StepKind::Assign, (int)assignSteps_.size() - 1});
   }
@@ -746,6 +762,9 @@ class LoopKernelProgram {
   // Per tensor register: its layout before any view sets one (dense and
   // static), and the largest a view can give it (sizes bound the scratch).
   std::vector<StridedLayout> layoutInit_, maxLayout_;
+  // Per tensor register: the register whose memory it is a view of (itself
+  // when it is none).
+  std::vector<int> rootOf_;
   std::vector<BufferSpec> buffers_;
   std::vector<ListSpec> lists_;
   std::vector<std::pair<int, int>> fixedHomes_;  // tensor register -> its buffer

@@ -35,8 +35,9 @@
 //     yield, each link read by the next write alone, writes its regions into
 //     the slot's one buffer, O(region) per iteration;
 //   - the predefined attention kernel (runtime/attention_kernel.h), when its
-//     key and value lengths are provably equal (static, or the same slice of
-//     two equally long dims) and every operand's last dim is contiguous.
+//     key and value lengths are provably equal (static, or the same views
+//     of the same slice of two equally long dims) and every operand's last
+//     dim is contiguous.
 //
 // Everything else (host ops, other predefined kernels, branches, views of
 // other kinds, shapes that depend on data) keeps the loop on the host, and
