@@ -11,6 +11,7 @@
 #include "passes/cse.h"
 #include "passes/dce.h"
 #include "passes/functionalize.h"
+#include "passes/hoisted_products.h"
 #include "passes/parallel_map.h"
 #include "passes/shape_inference.h"
 #include "passes/specialize_lists.h"
@@ -115,13 +116,16 @@ void simplifyAndUnroll(Graph& g, const PipelineOptions& options, PassLogger& log
 
 // Then the choices that need the final static shapes: an attention chain
 // becomes one node, a product of few rows reads a transposed operand as
-// stored.
+// stored, a loop's products of its rows by fixed weights run before it.
 void simplifiedStage(Graph& g, const PipelineOptions& options, PassLogger& logger) {
   simplifyAndUnroll(g, options, logger);
   bool rewritten = false;
   runPass("attention-chains", g, logger, [&](Graph& g) { rewritten = formAttentionChains(g); });
   runPass("transposed-products", g, logger, [&](Graph& g) { rewritten |= readTransposedOperandsInPlace(g); });
-  if (rewritten) runPass("dce", g, logger, eliminateDeadCode);
+  runPass("hoisted-products", g, logger, [&](Graph& g) { rewritten |= hoistLoopInvariantProducts(g); });
+  if (!rewritten) return;
+  runPass("cse", g, logger, eliminateCommonSubexpressions);
+  runPass("dce", g, logger, eliminateDeadCode);
 }
 
 }  // namespace

@@ -92,7 +92,8 @@ class Fuser {
 
   // Whether the group is views alone whose every use outside it reads
   // them where they are: an Assign op's source (the runtime writes it into
-  // the base) or fused.attention's operands (read through their strides);
+  // the base), fused.attention's operands (read through their strides) or
+  // a predefined kernel's (a product's operand hoisted out of a loop);
   // or, for views of a buffer the program made itself (a kernel's or the
   // attention kernel's output), a list element (stack / cat copy it; the
   // view keeps the buffer from being reused). A view of an input may not go
@@ -101,8 +102,9 @@ class Fuser {
   // the step's output squeezed into the list were a copy kernel each per
   // step.
   bool viewsReadInPlace(const std::vector<const Node*>& nodes) const {
-    static const char* const kViews[] = {"immut.select",    "immut.slice",   "immut.unsqueeze", "immut.squeeze",
-                                         "immut.transpose", "immut.permute", "immut.expand"};
+    static const char* const kViews[] = {"immut.select",  "immut.slice",   "immut.unsqueeze",
+                                         "immut.squeeze", "immut.transpose", "immut.permute",
+                                         "immut.expand",  "immut.view"};
     std::unordered_set<const Node*> in(nodes.begin(), nodes.end());
     bool fresh = true;  // every view's base is a buffer the program made
     for (const Node* n : nodes) {
@@ -116,12 +118,19 @@ class Fuser {
       for (const Use& u : n->output()->uses()) {
         if (in.count(u.user)) continue;
         const bool assignSource = isAssignOp(u.user) && u.index == 1;
+        // A library routine reads its operands from memory (dense; the
+        // runtime copies a strided one first): the view costs nothing more.
+        if (predefined(u.user)) continue;
         const bool listElement = fresh && (u.user->is("prim.list_construct") ||
                                            (u.user->is("list.append") && u.index == 1));
         if (!assignSource && !listElement && !u.user->is("fused.attention")) return false;
       }
     }
     return true;
+  }
+
+  bool predefined(const Node* n) const {
+    return options_.predefinedKernel ? options_.predefinedKernel(n) : isLargeContraction(n);
   }
 
   // How much cheaper (cost model) the group must get to leave its root

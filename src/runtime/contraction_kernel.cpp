@@ -55,6 +55,10 @@ std::optional<Form> formOf(const Node& node) {
     f.batch = (*a)[0], f.m = (*a)[1], f.k = (*a)[2], f.n = (*b)[2];
     return f;
   }
+  if (matmul && a->size() == 2 && b->size() == 3 && (*a)[1] == (*b)[1]) {  // one A for every B
+    f.batch = (*b)[0], f.m = (*a)[0], f.k = (*a)[1], f.n = (*b)[2], f.sharedA = true;
+    return f;
+  }
   return std::nullopt;
 }
 
@@ -200,7 +204,7 @@ void ContractionKernel::run(const std::vector<const Tensor*>& operands, Tensor& 
     for (int64_t item = 0; item < f.batch * tiles; ++item) {
       const int64_t bt = item / tiles, r0 = (item % tiles) * tileRows_;
       const int64_t rows = std::min(tileRows_, f.m - r0);
-      const float* at = a + (bt * f.m + r0) * f.k;
+      const float* at = a + ((f.sharedA ? 0 : bt * f.m) + r0) * f.k;
       // linear's W is one for the whole batch.
       const float* bb = f.transposedB ? bRead : bRead + bt * bStride;
       float* ot = o + (bt * f.m + r0) * f.n;

@@ -5,6 +5,7 @@
 //
 //   mm(A[m,k], B[k,n]), matmul(A[..,m,k], B[k,n])   leading dims of A folded into m
 //   bmm(A[b,m,k], B[b,k,n]), matmul of two 3-d      batched
+//   matmul(A[m,k], B[b,k,n])                        batched, one A for all
 //   linear(X[..,k], W[n,k], bias)                   B(k, n) = W[n, k], + bias
 //
 // Each product runs in float32 over the whole k (ugraph/numerics.h: the
@@ -45,6 +46,7 @@ class ContractionKernel {
     int64_t batch = 1, m = 1, n = 1, k = 1;
     bool transposedB = false;  // linear: B(k, n) at W[n * k_size + k]
     bool bias = false;         // linear with a bias operand (input 2)
+    bool sharedA = false;      // matmul(A[m,k], B[b,k,n]): A broadcast over the batch
   };
 
  private:

@@ -77,27 +77,28 @@ def f(a: torch.Tensor, b: torch.Tensor, w: torch.Tensor, n: int) -> Tuple[torch.
 // predefined-kernel threshold, against the interpreter on fresh inputs.
 // Most have B packed into panels with a narrower last one (n is no multiple
 // of 16 or 64); s @ g has too few rows per tile and u @ v too few columns
-// for packing: B is read in place.
+// for packing: B is read in place. a @ r multiplies one A by every entry of
+// a stack (a loop's row products hoisted before it).
 TEST(ContractionKernel, BackendFormsAgreeWithTheInterpreter) {
   useScratchCache();
   Compiled c = compileProgram(R"PY(
 def f(a: torch.Tensor, b: torch.Tensor, x: torch.Tensor, w: torch.Tensor, bias: torch.Tensor,
       p: torch.Tensor, q: torch.Tensor, d: torch.Tensor, e: torch.Tensor, s: torch.Tensor,
-      g: torch.Tensor, u: torch.Tensor, v: torch.Tensor):
+      g: torch.Tensor, u: torch.Tensor, v: torch.Tensor, r: torch.Tensor):
     return (torch.mm(a, b), torch.matmul(x, b), torch.nn.functional.linear(x, w, bias),
             torch.nn.functional.linear(x, w), torch.bmm(p, q), torch.matmul(p, q), d @ e,
-            s @ g, u @ v)
+            s @ g, u @ v, a @ r)
 )PY", "f", {"a=f32[97,130]", "b=f32[130,75]", "x=f32[3,41,130]", "w=f32[66,130]", "bias=f32[66]",
              "p=f32[5,70,40]", "q=f32[5,40,90]", "d=f64[80,70]", "e=f64[70,60]", "s=f32[8,300]",
-             "g=f32[300,200]", "u=f32[200,300]", "v=f32[300,12]"});
-  EXPECT_EQ(kernelsOfKind(c, KernelKind::Contraction), 9);
+             "g=f32[300,200]", "u=f32[200,300]", "v=f32[300,12]", "r=f32[3,130,70]"});
+  EXPECT_EQ(kernelsOfKind(c, KernelKind::Contraction), 10);
   IValueList in{randomTensor({97, 130}, DType::f32), randomTensor({130, 75}, DType::f32),
                 randomTensor({3, 41, 130}, DType::f32), randomTensor({66, 130}, DType::f32),
                 randomTensor({66}, DType::f32), randomTensor({5, 70, 40}, DType::f32),
                 randomTensor({5, 40, 90}, DType::f32), randomTensor({80, 70}, DType::f64),
                 randomTensor({70, 60}, DType::f64), randomTensor({8, 300}, DType::f32),
                 randomTensor({300, 200}, DType::f32), randomTensor({200, 300}, DType::f32),
-                randomTensor({300, 12}, DType::f32)};
+                randomTensor({300, 12}, DType::f32), randomTensor({3, 130, 70}, DType::f32)};
   IValueList got = c.exe->run(cloneInputs(in));
   IValueList want = interpret(*c.result.parsed, cloneInputs(in));
   expectSameOutputs(got, want, 1e-4);

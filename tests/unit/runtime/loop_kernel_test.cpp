@@ -44,8 +44,10 @@ std::vector<std::string> cellSpecs(int64_t steps, int64_t batch, int64_t hidden)
           "w=" + dims({hidden, hidden}), "u=" + dims({hidden, hidden})};
 }
 
+// (A batch of one would have its input product run before the loop:
+// InputProjectionsRunBeforeTheLoop.)
 TEST_F(LoopKernels, RecurrentCellIsOneCall) {
-  const int64_t steps = randIn(2, 12), batch = randIn(1, 3), hidden = randIn(5, 70);
+  const int64_t steps = randIn(2, 12), batch = randIn(2, 3), hidden = randIn(5, 70);
   Compiled c = compileProgram(kCell, "cell", cellSpecs(steps, batch, hidden));
   ASSERT_EQ(c.exe->kernelGraph().loops.size(), 1u);
   // The dump shows the loop with its phases, barriers and carried values.
@@ -357,6 +359,29 @@ def f(q: torch.Tensor, k: torch.Tensor, cache_k: torch.Tensor, start: int) -> to
   EXPECT_TRUE(c.exe->kernelGraph().loops.empty());
   expectAgreesWithInterpreter(
       c, {uniformF32({3, 2, 8}), uniformF32({3, 2, 8}), uniformF32({6, 2, 8}), IValue((int64_t)2)}, 1e-5);
+}
+
+// An RNN's input projections (x_t by fixed weights, entries of a stack)
+// run as one product over every step before the loop kernel: two calls,
+// the loop streaming only the recurrent weights.
+TEST_F(LoopKernels, InputProjectionsRunBeforeTheLoop) {
+  const int64_t steps = randIn(2, 8), hidden = randIn(40, 90);
+  const std::string h = std::to_string(hidden), s = std::to_string(steps);
+  Compiled c = compileProgram(R"PY(
+def f(xs: torch.Tensor, h: torch.Tensor, w_x: torch.Tensor, w_h: torch.Tensor) -> torch.Tensor:
+    for t in range(xs.shape[0]):
+        x = xs[t]
+        h = torch.tanh(x @ w_x[0] + h @ w_h[0]) * torch.sigmoid(x @ w_x[1] + h @ w_h[1])
+    return h
+)PY",
+                              "f", {"xs=f32[" + s + ",1," + h + "]", "h=f32[1," + h + "]",
+                                    "w_x=f32[2," + h + "," + h + "]", "w_h=f32[2," + h + "," + h + "]"});
+  ASSERT_EQ(c.exe->kernelGraph().loops.size(), 1u);
+  RunStats stats = expectAgreesWithInterpreter(
+      c, {uniformF32({steps, 1, hidden}), uniformF32({1, hidden}), uniformF32({2, hidden, hidden}, -0.2, 0.2),
+          uniformF32({2, hidden, hidden}, -0.2, 0.2)},
+      1e-5);
+  EXPECT_EQ(stats.kernelCalls, 2);
 }
 
 }  // namespace
