@@ -200,7 +200,7 @@ void ContractionKernel::run(const std::vector<const Tensor*>& operands, Tensor& 
                   packed + bt * bStride + p * panel_ * f.k);
       }
     }
-#pragma omp for schedule(static)
+#pragma omp for schedule(dynamic, 1)
     for (int64_t item = 0; item < f.batch * tiles; ++item) {
       const int64_t bt = item / tiles, r0 = (item % tiles) * tileRows_;
       const int64_t rows = std::min(tileRows_, f.m - r0);
