@@ -585,7 +585,7 @@ class LoopKernelProgram {
         STITCH_ASSERT(outermost || c.kind != CarryKind::InPlace, "loop kernel: an in-place carry in a nested loop");
         if (c.kind != CarryKind::PassThrough) {
           c.bufferA = newBuffer(param);
-          c.bufferB = newBuffer(param);
+          if (c.kind != CarryKind::InPlace) c.bufferB = newBuffer(param);
           c.bytes = (size_t)numelOf(*param->type()->shape()) * dtypeSize(*param->type()->dtype());
         }
         l.copies |= c.kind == CarryKind::Copy;
