@@ -394,5 +394,34 @@ def f(xs: torch.Tensor, h: torch.Tensor, w_x: torch.Tensor, w_h: torch.Tensor) -
   EXPECT_EQ(stats.kernelCalls, 2);
 }
 
+// Keys the step's kernel computes, read by the attention through a view:
+// the team meets between the two (a view's memory is not a value the
+// phases' conflict check compares), so no phase here runs without a
+// barrier after it.
+TEST_F(LoopKernels, AttentionWaitsForTheKernelItsViewsRead) {
+  Compiled c = compileProgram(R"PY(
+def f(q: torch.Tensor, k: torch.Tensor, n: int) -> torch.Tensor:
+    outputs: List[torch.Tensor] = []
+    for t in range(n):
+        kv = torch.tanh(k + t)
+        keys = kv[:, :t + 1]
+        scores = (q[t].unsqueeze(1) @ keys.transpose(-1, -2)) * 0.5
+        outputs.append((torch.softmax(scores, dim=-1) @ keys).squeeze(1))
+    return torch.stack(outputs)
+)PY",
+                              "f", {"q=f32[6,4,32]", "k=f32[4,300,32]", "n=6"}, 2);
+  ASSERT_EQ(c.exe->kernelGraph().loops.size(), 1u);
+  const std::string dump = printKernelGraph(c.exe->kernelGraph());
+  size_t phases = 0;
+  for (size_t at = dump.find("    phase "); at != std::string::npos; at = dump.find("    phase ", at + 1)) {
+    const std::string line = dump.substr(at, dump.find('\n', at) - at);
+    EXPECT_NE(line.find("; barrier"), std::string::npos) << line << " in\n" << dump;
+    ++phases;
+  }
+  EXPECT_EQ(phases, 2u) << dump;
+  RunStats stats = expectAgreesWithInterpreter(c, {uniformF32({6, 4, 32}), uniformF32({4, 300, 32}), IValue((int64_t)6)}, 1e-5);
+  EXPECT_EQ(stats.kernelCalls, 1);
+}
+
 }  // namespace
 }  // namespace stitch
