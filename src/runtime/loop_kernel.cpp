@@ -566,7 +566,9 @@ class LoopKernelProgram {
         const Shape& shape = *element->type()->shape();
         lists_.push_back(ListSpec{shape, *element->type()->dtype(),
                                   (size_t)numelOf(shape) * dtypeSize(*element->type()->dtype()),
-                                  StridedLayout::dense(shape)});
+                                  // (only a view, of rank kMaxLoopRank at most, is copied by it)
+                                  shape.size() <= (size_t)kMaxLoopRank ? StridedLayout::dense(shape)
+                                                                       : StridedLayout{}});
         listOf[param] = c.param;
       } else if (!isTensorValue(init)) {
         c.kind = CarryKind::Scalar;

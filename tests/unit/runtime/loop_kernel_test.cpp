@@ -423,5 +423,24 @@ def f(q: torch.Tensor, k: torch.Tensor, n: int) -> torch.Tensor:
   EXPECT_EQ(stats.kernelCalls, 1);
 }
 
+// Rows appended by a loop kernel may have any rank (a view, which is
+// copied by its layout, has at most kMaxLoopRank dims; a kernel's output
+// any number).
+TEST_F(LoopKernels, AppendedRowsOfHighRank) {
+  Compiled c = compileProgram(R"PY(
+def f(x: torch.Tensor, n: int) -> torch.Tensor:
+    outs: List[torch.Tensor] = []
+    h = x
+    for t in range(n):
+        h = torch.tanh(h + x)
+        outs.append(h)
+    return torch.stack(outs)
+)PY",
+                              "f", {"x=f32[2,1,3,1,1,1,1,1,1,2]", "n=3"});
+  ASSERT_EQ(c.exe->kernelGraph().loops.size(), 1u);
+  RunStats stats = expectAgreesWithInterpreter(c, {uniformF32({2, 1, 3, 1, 1, 1, 1, 1, 1, 2}), IValue((int64_t)4)}, 1e-5);
+  EXPECT_EQ(stats.kernelCalls, 1);
+}
+
 }  // namespace
 }  // namespace stitch
