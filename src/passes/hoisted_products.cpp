@@ -68,6 +68,10 @@ std::optional<Product> hoistable(Node* n, const Node* loop, int64_t trips) {
   const size_t matrix = p.entry ? 1 : 0;  // where W's [K, N] starts
   if (w->size() != matrix + 2 || (*w)[matrix] != xs->back()) return std::nullopt;
   if (p.entry && (*p.entry < 0 || *p.entry >= (*w)[0])) return std::nullopt;
+  // The whole product lives through the loop.
+  const int64_t bytes = (p.entry ? (*w)[0] : 1) * trips * (xs->size() == 3 ? (*xs)[1] : 1) * w->back() *
+                        (int64_t)dtypeSize(*rows->type()->dtype());
+  if (bytes > kMaxHoistedProductBytes) return std::nullopt;
   return p;
 }
 

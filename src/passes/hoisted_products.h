@@ -19,12 +19,18 @@
 // Only where the loop walks every row of xs (its trip count the constant
 // xs.shape[0]), over static float shapes, xs of rank 2 ([T, K]: x_t a
 // vector) or [T, 1, K] (a row), and, for a stack, at least half of its
-// entries used in the loop (the rest would be work thrown away). Returns
-// whether anything was rewritten.
+// entries used in the loop (the rest would be work thrown away), and a
+// whole product of at most kMaxHoistedProductBytes (it lives through the
+// loop, where each step needed one row). Returns whether anything was
+// rewritten.
 #pragma once
+#include <cstdint>
+
 #include "ir/graph.h"
 
 namespace stitch {
+
+constexpr int64_t kMaxHoistedProductBytes = int64_t(64) << 20;
 
 bool hoistLoopInvariantProducts(Graph& graph);
 

@@ -96,6 +96,16 @@ def f(xs: torch.Tensor, w: torch.Tensor):
     return h
 )", {T({3, 2, 4}), T({4, 4})}};
   checkPass(other, *simplified(other), hoistAndClean, false);
+  // A whole product over kMaxHoistedProductBytes (not run: only the
+  // decision is checked).
+  const int64_t columns = kMaxHoistedProductBytes / 4 / 1024 + 1;
+  Program large{"large", R"(
+def f(xs: torch.Tensor, w: torch.Tensor, h: torch.Tensor):
+    for t in range(xs.shape[0]):
+        h = h + xs[t] @ w
+    return h
+)", {T({1024, 1, 1}), T({1, columns}), T({1, columns})}};
+  checkPass(large, *simplified(large), hoistAndClean, false, 0);
 }
 
 }  // namespace
