@@ -118,6 +118,12 @@ LayoutOverlap layoutOverlap(const StaticLayout& a, const StaticLayout& b) {
   return LayoutOverlap::Disjoint;  // or the same view, depending on the indices
 }
 
+std::optional<std::vector<int64_t>> staticFloatShape(const Value* v) {
+  const TypePtr& t = v->type();
+  if (!t || !t->isTensor() || !t->fullyKnown() || !t->dtype() || !isFloating(*t->dtype())) return std::nullopt;
+  return *t->shape();
+}
+
 Node* emitBefore(Graph& g, Node* anchor, const std::string& op, const std::vector<Value*>& inputs,
                  TypePtr type) {
   Node* n = g.create(op, inputs);

@@ -78,6 +78,10 @@ bool hasInternalOverlap(const StaticLayout& l);
 enum class LayoutOverlap { SameView, Disjoint, Undecidable, Overlapping };
 LayoutOverlap layoutOverlap(const StaticLayout& a, const StaticLayout& b);
 
+// The shape of a tensor value of fully known type and a floating dtype
+// (what the product rewrites need), or nullopt.
+std::optional<std::vector<int64_t>> staticFloatShape(const Value* v);
+
 // Emits a node of `op` before anchor with the given output type.
 Node* emitBefore(Graph& g, Node* anchor, const std::string& op, const std::vector<Value*>& inputs,
                  TypePtr type);

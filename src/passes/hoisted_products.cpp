@@ -12,12 +12,6 @@ namespace stitch {
 
 namespace {
 
-std::optional<std::vector<int64_t>> floatShape(const Value* v) {
-  const TypePtr& t = v->type();
-  if (!t || !t->isTensor() || !t->fullyKnown() || !t->dtype() || !isFloating(*t->dtype())) return std::nullopt;
-  return *t->shape();
-}
-
 std::optional<int64_t> intConstant(const Value* v) {
   const Constant* c = constantOf(v);
   if (!c || !c->isInt()) return std::nullopt;
@@ -60,8 +54,8 @@ std::optional<Product> hoistable(Node* n, const Node* loop, int64_t trips) {
     p.weights = stack;
     p.entry = entry;
   }
-  auto xs = floatShape(rows);
-  auto w = floatShape(p.weights);
+  auto xs = staticFloatShape(rows);
+  auto w = staticFloatShape(p.weights);
   if (!xs || !w || rows->type()->dtype() != p.weights->type()->dtype()) return std::nullopt;
   if ((xs->size() != 2 && (xs->size() != 3 || (*xs)[1] != 1)) || (*xs)[0] != trips || trips < 2)
     return std::nullopt;
@@ -87,7 +81,7 @@ TypePtr tensorLike(const Value* v, std::vector<int64_t> shape) { return Type::te
 // The whole product for (rows, weights) before the loop: [G, T*M, N] (a
 // stack) or [T*M, N], the rows of a rank-3 xs flattened first.
 Value* hoist(Graph& g, Node* loop, Value* rows, Value* weights, bool stack) {
-  const std::vector<int64_t> xs = *floatShape(rows), w = *floatShape(weights);
+  const std::vector<int64_t> xs = *staticFloatShape(rows), w = *staticFloatShape(weights);
   const int64_t t = xs[0], m = xs.size() == 3 ? xs[1] : 1, k = xs.back(), n = w.back();
   Value* a = rows;
   if (xs.size() == 3)
@@ -119,12 +113,12 @@ bool rewriteLoop(Graph& g, Node* loop) {
   bool changed = false;
   for (const Product& p : products) {
     const std::pair<Value*, Value*> key{p.rows, p.weights};
-    if (p.entry && 2 * (int64_t)used[key].size() < (*floatShape(p.weights))[0]) continue;
+    if (p.entry && 2 * (int64_t)used[key].size() < (*staticFloatShape(p.weights))[0]) continue;
     Value*& whole = hoisted[key];
     if (!whole) whole = hoist(g, loop, p.rows, p.weights, p.entry.has_value());
     // This step's rows of the product: [M, N] (M = 1), or [N] for rows of rank 2.
     Value* zero = g.constant(Constant((int64_t)0));
-    std::vector<int64_t> shape = *floatShape(whole);
+    std::vector<int64_t> shape = *staticFloatShape(whole);
     Value* part = whole;
     if (p.entry) {
       shape.erase(shape.begin());
@@ -132,7 +126,7 @@ bool rewriteLoop(Graph& g, Node* loop) {
     }
     const int64_t n = shape.back();
     Value* row = viewBefore(g, p.node, "immut.select", part, {zero, loop->block(0)->param(0)}, {n});
-    if (floatShape(p.rows)->size() == 3) row = viewBefore(g, p.node, "immut.unsqueeze", row, {zero}, {1, n});
+    if (staticFloatShape(p.rows)->size() == 3) row = viewBefore(g, p.node, "immut.unsqueeze", row, {zero}, {1, n});
     p.node->output()->replaceAllUsesWith(row);
     changed = true;
   }

@@ -8,18 +8,12 @@ namespace stitch {
 
 namespace {
 
-std::optional<std::vector<int64_t>> staticShape(const Value* v) {
-  const TypePtr& t = v->type();
-  if (!t || !t->isTensor() || !t->fullyKnown() || !t->dtype() || !isFloating(*t->dtype())) return std::nullopt;
-  return *t->shape();
-}
-
 bool rewrite(Graph& g, Node* n) {
   if (!(n->is("matmul") || n->is("bmm") || n->is("mm")) || n->inputs().size() != 2) return false;
   Value* a = n->input(0);
   Value* source = lastTwoDimsSwappedFrom(n->input(1));
-  auto as = staticShape(a);
-  auto bs = source ? staticShape(source) : std::nullopt;
+  auto as = staticFloatShape(a);
+  auto bs = source ? staticFloatShape(source) : std::nullopt;
   if (!as || !bs || as->size() != bs->size() || (as->size() != 2 && as->size() != 3)) return false;
   if (a->type()->dtype() != source->type()->dtype()) return false;
   const size_t rank = as->size();

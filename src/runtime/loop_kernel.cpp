@@ -223,21 +223,23 @@ class LoopKernelProgram {
     const int64_t trips = base.scal[top.cond].i ? std::max<int64_t>(base.scal[top.trips].i, 0) : 0;
     std::vector<void*> buffers(buffers_.size());
     std::vector<Tensor> homes(buffers_.size());
+    // A carry written in place lives in the value it starts from when the
+    // caller says no one else sees it; otherwise in a copy of it.
+    std::vector<const Carry*> copiedIn;
+    for (const Carry& c : top.carries) {
+      if (c.kind != CarryKind::InPlace) continue;
+      const size_t k = (size_t)outerIndexOfReg_.at(c.init);
+      if (!writable.empty() && writable[k] && outer[k]->toTensor().isContiguous())
+        homes[c.bufferA] = outer[k]->toTensor();
+      else
+        copiedIn.push_back(&c);
+    }
     for (size_t b = 0; b < buffers_.size(); ++b) {
-      homes[b] = pool.allocate(buffers_[b].shape, buffers_[b].dtype);
+      if (!homes[b].defined()) homes[b] = pool.allocate(buffers_[b].shape, buffers_[b].dtype);
       buffers[b] = homes[b].rawData();
     }
     for (const auto& [reg, buffer] : fixedHomes_) base.ptr[reg] = buffers[buffer];
-    for (const Carry& c : top.carries) {
-      if (c.kind != CarryKind::InPlace) continue;
-      const int k = outerIndexOfReg_.at(c.init);
-      if (!writable.empty() && writable[(size_t)k] && outer[(size_t)k]->toTensor().isContiguous()) {
-        buffers[c.bufferA] = base.ptr[c.init];
-        homes[c.bufferA] = outer[(size_t)k]->toTensor();
-      } else {
-        std::memcpy(buffers[c.bufferA], base.ptr[c.init], c.bytes);
-      }
-    }
+    for (const Carry* c : copiedIn) std::memcpy(buffers[c->bufferA], base.ptr[c->init], c->bytes);
     std::vector<std::unique_ptr<float[]>> scratch(scratchFloats_.size());
     std::vector<float*> scratchAt(scratchFloats_.size());
     for (size_t i = 0; i < scratch.size(); ++i) {

@@ -350,8 +350,11 @@ TEST_F(LoopKernels, KvCacheIndexOutOfRangeIsTheInterpretersError) {
   }
 }
 
-// The cache's parameter read before the write (`old`, a copy, keeps the
-// row's old value) is not written in place: the loop stays on the host.
+// The cache's old row copied before the write (`old` keeps the row's old
+// value): the copy is a kernel reading a view of the parameter, so the loop
+// stays on the host, and the results are the interpreter's. (The rule that
+// a value read before its write is not written in place is checked on a
+// graph that can express it: KernelPlanner.LoopKernelWritesInPlaceOnlyOverDeadValues.)
 TEST_F(LoopKernels, KvCacheReadBeforeItsWriteStaysOnTheHost) {
   Compiled c = compileProgram(R"PY(
 def f(q: torch.Tensor, k: torch.Tensor, cache_k: torch.Tensor, start: int) -> torch.Tensor:
