@@ -10,6 +10,7 @@
 #include "codegen/kernel_cache.h"
 #include "codegen_test_util.h"
 #include "common/error.h"
+#include "common/kernel_math.h"
 #include "kernel_builder.h"
 #include "../common/kernel_spec.h"
 #include "ugraph/block_graph_builder.h"
@@ -56,6 +57,42 @@ TEST(CRenderer, ElementwiseInnerLoopVectorizes) {
   CompilerRun run = compileWithVectorizeRemarks(cache.path(), renderC({elementwiseAdd("add_f32", 100000, 4096)}));
   ASSERT_EQ(run.exitCode, 0) << run.output;
   EXPECT_NE(run.output.find(vectorizedRemark()), std::string::npos) << run.output;
+}
+
+// out[i] = op(x[i]) over rows of `cols` f32 elements, one row per block.
+KernelUOps unaryRows(const std::string& name, AluOp op, int64_t rows, int64_t cols) {
+  KernelBuilder b(name);
+  int out = b.global(0, DType::f32, true);
+  int x = b.global(1, DType::f32, false);
+  int g = b.special("gidx0", rows);
+  int c = b.loop(b.i64(0), b.i64(cols));
+  int i = b.alu(AluOp::Add, DType::i64, {b.alu(AluOp::Mul, DType::i64, {g, b.i64(cols)}), c});
+  b.store(out, i, b.alu(op, DType::f32, {b.load(x, i)}));
+  b.endLoop(c);
+  return b.kernel();
+}
+
+// A long row of exp asks the compiler to interleave vector iterations (a
+// chain of dependent operations per element); a short row, or a cheap op,
+// does not. The values are the prelude's exp, whatever the interleaving.
+TEST(CRenderer, LongChainsOfDependentOpsInterleave) {
+  FreshCacheDir cache;
+  const std::string interleave = "#pragma clang loop interleave_count(";
+  const std::string longExp = renderC({unaryRows("exp_long", AluOp::Exp, 3, 4096)});
+  EXPECT_NE(longExp.find(interleave + "4)"), std::string::npos) << longExp;
+  EXPECT_NE(renderC({unaryRows("exp_mid", AluOp::Exp, 3, 100)}).find(interleave + "2)"), std::string::npos);
+  EXPECT_EQ(renderC({unaryRows("exp_short", AluOp::Exp, 3, 40)}).find(interleave), std::string::npos);
+  EXPECT_EQ(renderC({unaryRows("neg_long", AluOp::Neg, 3, 4096)}).find(interleave), std::string::npos);
+  if (hostCCompiler().isClang) {
+    CompilerRun run = compileWithVectorizeRemarks(cache.path(), longExp);
+    ASSERT_EQ(run.exitCode, 0) << run.output;
+    EXPECT_NE(run.output.find("interleaved count: 4"), std::string::npos) << run.output;
+  }
+  auto lib = loadCompiled(longExp);
+  std::vector<float> in = randomFloats(3 * 4096, -110, 95), out(3 * 4096, NAN);
+  void* bufs[] = {out.data(), in.data()};
+  lib->function("exp_long")(bufs, nullptr, 2);
+  for (size_t k = 0; k < in.size(); ++k) ASSERT_EQ(out[k], stitch_kexp_f32(in[k])) << "x = " << in[k];
 }
 
 // out[r] = (f32) sum over c of (f64) x[r, c]: an accumulator per grid block.
