@@ -29,31 +29,39 @@ inline float fold16(const float* lanes) {
 }
 
 // The sums of 16 rows of lanes at once: out[j] = fold16(part[j]), each in
-// the same order, in 15 shuffle pairs. The levels leave the sums in
-// bit-reversed order; the last shuffle puts them back.
-inline void fold16Rows(const float (*part)[kWidth], float* out) {
-  Lanes v[16];
-  std::memcpy(v, part, sizeof v);
-  Lanes w[8], x[4], y[2];
-  for (int i = 0; i < 8; ++i) {
-    const Lanes a = v[2 * i], b = v[2 * i + 1];
-    w[i] = __builtin_shufflevector(a, b, 0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23) +
-           __builtin_shufflevector(a, b, 8, 9, 10, 11, 12, 13, 14, 15, 24, 25, 26, 27, 28, 29, 30, 31);
+// the same order. Written in vectors of 8 lanes, 8 rows at a time: every
+// level's shuffles then stay within one 256-bit register or swap its
+// 128-bit halves, which AVX2 does in one instruction each (16-lane vectors
+// of shuffles across both operands went through memory and single lanes
+// there, more work than the dot products they fold).
+inline void fold8Rows(const float (*part)[kWidth], float* out) {
+  HalfLanes h[8], x[4], y[2];
+  for (int i = 0; i < 8; ++i) {  // lane l + lane l + 8
+    HalfLanes lo, hi;
+    std::memcpy(&lo, part[i], sizeof lo);
+    std::memcpy(&hi, part[i] + kWidth / 2, sizeof hi);
+    h[i] = lo + hi;
   }
-  for (int i = 0; i < 4; ++i) {
-    const Lanes a = w[2 * i], b = w[2 * i + 1];
-    x[i] = __builtin_shufflevector(a, b, 0, 1, 2, 3, 16, 17, 18, 19, 8, 9, 10, 11, 24, 25, 26, 27) +
-           __builtin_shufflevector(a, b, 4, 5, 6, 7, 20, 21, 22, 23, 12, 13, 14, 15, 28, 29, 30, 31);
+  for (int i = 0; i < 4; ++i) {  // + 4: rows 2i and 2i + 1 side by side
+    const HalfLanes a = h[2 * i], b = h[2 * i + 1];
+    x[i] = __builtin_shufflevector(a, b, 0, 1, 2, 3, 8, 9, 10, 11) +
+           __builtin_shufflevector(a, b, 4, 5, 6, 7, 12, 13, 14, 15);
   }
-  for (int i = 0; i < 2; ++i) {
-    const Lanes a = x[2 * i], b = x[2 * i + 1];
-    y[i] = __builtin_shufflevector(a, b, 0, 1, 16, 17, 4, 5, 20, 21, 8, 9, 24, 25, 12, 13, 28, 29) +
-           __builtin_shufflevector(a, b, 2, 3, 18, 19, 6, 7, 22, 23, 10, 11, 26, 27, 14, 15, 30, 31);
+  for (int i = 0; i < 2; ++i) {  // + 2: rows 4i .. 4i + 3 as 0 2 | 1 3 pairs
+    const HalfLanes a = x[2 * i], b = x[2 * i + 1];
+    y[i] = __builtin_shufflevector(a, b, 0, 1, 8, 9, 4, 5, 12, 13) +
+           __builtin_shufflevector(a, b, 2, 3, 10, 11, 6, 7, 14, 15);
   }
-  const Lanes z = __builtin_shufflevector(y[0], y[1], 0, 16, 2, 18, 4, 20, 6, 22, 8, 24, 10, 26, 12, 28, 14, 30) +
-                  __builtin_shufflevector(y[0], y[1], 1, 17, 3, 19, 5, 21, 7, 23, 9, 25, 11, 27, 13, 29, 15, 31);
-  const Lanes sums = __builtin_shufflevector(z, z, 0, 8, 4, 12, 2, 10, 6, 14, 1, 9, 5, 13, 3, 11, 7, 15);
+  // + 1: the sums of rows 0 2 4 6 1 3 5 7, then in row order.
+  const HalfLanes z = __builtin_shufflevector(y[0], y[1], 0, 2, 8, 10, 4, 6, 12, 14) +
+                      __builtin_shufflevector(y[0], y[1], 1, 3, 9, 11, 5, 7, 13, 15);
+  const HalfLanes sums = __builtin_shufflevector(z, z, 0, 4, 1, 5, 2, 6, 3, 7);
   std::memcpy(out, &sums, sizeof sums);
+}
+
+inline void fold16Rows(const float (*part)[kWidth], float* out) {
+  fold8Rows(part, out);
+  fold8Rows(part + 8, out + 8);
 }
 
 }  // namespace stitch::lane_folds
