@@ -183,15 +183,15 @@ __attribute__((always_inline)) inline void attendChunkOf(const Block& b, const S
 
 // The clones of the shapes worth their own code: a block of kAttentionRows
 // rows or one row, head dims of 64 or any.
-STITCH_CPU_CLONES("avx512f", "fma", "default")
+STITCH_CPU_CLONES("avx512f", "arch=x86-64-v3", "default")
 void attendBlock64(const Block& b, const Strides& s, float* maxOut, float* sumOut, float* acc) {
   attendChunkOf<kAttentionRows, 64, 64>(b, s, maxOut, sumOut, acc);
 }
-STITCH_CPU_CLONES("avx512f", "fma", "default")
+STITCH_CPU_CLONES("avx512f", "arch=x86-64-v3", "default")
 void attendRow64(const Block& b, const Strides& s, float* maxOut, float* sumOut, float* acc) {
   attendChunkOf<1, 64, 64>(b, s, maxOut, sumOut, acc);
 }
-STITCH_CPU_CLONES("avx512f", "fma", "default")
+STITCH_CPU_CLONES("avx512f", "arch=x86-64-v3", "default")
 void attendBlockAny(const Block& b, const Strides& s, float* maxOut, float* sumOut, float* acc) {
   attendChunkOf<0, 0, 0>(b, s, maxOut, sumOut, acc);
 }
@@ -211,7 +211,7 @@ void attendChunk(const Block& b, const Strides& s, float* maxOut, float* sumOut,
 // c's partial of the row is at first + c * itemStride: max, then (at
 // kAttentionRows) sum, then (at 2 kAttentionRows + inBlock dimV, with
 // inBlock folded into `first`'s max and sum) its dimV of p @ v.
-STITCH_CPU_CLONES("avx512f", "fma", "default")
+STITCH_CPU_CLONES("avx512f", "arch=x86-64-v3", "default")
 void combineChunks(const float* first, int64_t itemStride, int64_t inBlock, int64_t chunks, int64_t dimV,
                    float* out) {
   float top = first[inBlock];

@@ -22,7 +22,7 @@ using lane_folds::fold16;
 //
 // c[j] = sum_k a[k] * bt[j * ldb + k] for j < n: dot products of contiguous
 // rows, 16 lanes each, folded pairwise.
-STITCH_CPU_CLONES("avx512f", "fma", "default")
+STITCH_CPU_CLONES("avx512f", "arch=x86-64-v3", "default")
 void dotRows(const float* a, const float* bt, int64_t ldb, float* c, int64_t n, int64_t k) {
   const int64_t full = k / kLanes * kLanes;
   for (int64_t j = 0; j < n; ++j) {
@@ -36,7 +36,7 @@ void dotRows(const float* a, const float* bt, int64_t ldb, float* c, int64_t n, 
 }
 
 // c[j] = sum_k a[k * as] * b[k * ldb + j] for j < n, each over k in order.
-STITCH_CPU_CLONES("avx512f", "fma", "default")
+STITCH_CPU_CLONES("avx512f", "arch=x86-64-v3", "default")
 void axpyRows(const float* a, int64_t as, const float* b, int64_t ldb, float* c, int64_t n, int64_t k) {
   for (int64_t j = 0; j < n; ++j) c[j] = 0.0f;
   for (int64_t kk = 0; kk < k; ++kk) {
