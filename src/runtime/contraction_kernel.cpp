@@ -6,7 +6,10 @@
 #include <optional>
 #include <string>
 
+#include "common/cpu_clones.h"
+#include "common/error.h"
 #include "stitch/aligned_buffer.h"
+#include "ugraph/contraction_epilogue.h"
 
 namespace stitch {
 
@@ -132,14 +135,46 @@ void packPanel(const float* b, bool transposed, const Form& f, int64_t panel, in
   }
 }
 
+// The epilogue on a finished tile (rows x n), in place: the bias, then the
+// activation, as the group's kernel would compute them in f32.
+STITCH_CPU_CLONES("avx512f", "arch=x86-64-v3", "default")
+void applyEpilogue(float* c, int64_t rows, int64_t n, const float* bias, std::optional<AluOp> activation) {
+  STITCH_ASSERT(!activation || *activation == AluOp::Relu, "no epilogue for ", aluOpName(*activation));
+  const bool relu = activation.has_value();
+  for (int64_t r = 0; r < rows; ++r) {
+    float* row = c + r * n;
+    if (bias)
+      for (int64_t j = 0; j < n; ++j) row[j] += bias[j];
+    if (relu)  // NaN stays NaN
+      for (int64_t j = 0; j < n; ++j) row[j] = row[j] < 0 ? 0.0f : row[j];
+  }
+}
+
 }  // namespace
 
 ContractionKernel::ContractionKernel(Form form, int threads)
     : form_(form), threads_(threads), tileRows_(tileRowsFor(form, threads)) {}
 
-std::unique_ptr<ContractionKernel> ContractionKernel::create(const Node& node, int threads) {
+std::unique_ptr<ContractionKernel> ContractionKernel::create(const std::vector<const Node*>& nodes, int threads) {
+  if (nodes.empty()) return nullptr;
+  const Node& node = *nodes[0];
   std::optional<Form> f = formOf(node);
   if (!f || f->batch < 1 || f->m < 1 || f->n < 1 || f->k < 1) return nullptr;
+  if (nodes.size() > 1) {
+    std::optional<ContractionEpilogue> e =
+        contractionEpilogue(&node, std::vector<const Node*>(nodes.begin() + 1, nodes.end()));
+    if (!e) return nullptr;
+    if (e->bias) {  // an operand of the product already, or the one after them
+      int64_t index = 0;
+      for (const Value* v : node.inputs()) {
+        if (!v->type()->isTensor()) continue;
+        if (v == e->bias && f->epilogueBias < 0) f->epilogueBias = index;
+        ++index;
+      }
+      if (f->epilogueBias < 0) f->epilogueBias = index;
+    }
+    f->activation = e->activation;
+  }
   std::unique_ptr<ContractionKernel> kernel(new ContractionKernel(*f, std::max(threads, 1)));
   const int64_t rows = kernel->tileRows_;
   // B in panels when C is wider than one pass of the GEMM kernel and a tile
@@ -188,6 +223,8 @@ void ContractionKernel::run(const std::vector<const Tensor*>& operands, Tensor& 
   float* packed = staged.data();
   float* o = static_cast<float*>(out.rawData());
   const float* bias = f.bias ? static_cast<const float*>(operands[2]->rawData()) : nullptr;
+  const float* epilogueBias =
+      f.epilogueBias >= 0 ? static_cast<const float*>(operands[f.epilogueBias]->rawData()) : nullptr;
   const int64_t tiles = (f.m + tileRows_ - 1) / tileRows_;
   const int64_t wholePanels = panel_ > 0 ? f.n / panel_ * panel_ : f.n;
 #pragma omp parallel num_threads(threads_)
@@ -214,6 +251,7 @@ void ContractionKernel::run(const std::vector<const Tensor*>& operands, Tensor& 
       // As the interpreter: the product rounded to f32, then the bias added in f32.
       if (bias)
         for (int64_t i = 0; i < rows * f.n; ++i) ot[i] += bias[i % f.n];
+      if (f.epilogueBias >= 0 || f.activation) applyEpilogue(ot, rows, f.n, epilogueBias, f.activation);
     }
   }
 }

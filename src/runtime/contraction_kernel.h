@@ -8,6 +8,10 @@
 //   matmul(A[m,k], B[b,k,n])                        batched, one A for all
 //   linear(X[..,k], W[n,k], bias)                   B(k, n) = W[n, k], + bias
 //
+// followed by an epilogue the planner merged into the kernel
+// (ugraph/contraction_epilogue.h): a bias row added, then an activation,
+// on each tile right after its product.
+//
 // Each product runs in float32 over the whole k (ugraph/numerics.h: the
 // reference interpreter accumulates in double, and results are compared
 // with it under the tolerance rule of interp/tolerance.h). The work is
@@ -18,12 +22,14 @@
 #pragma once
 #include <map>
 #include <memory>
+#include <optional>
 #include <utility>
 #include <vector>
 
 #include "interp/tensor.h"
 #include "ir/graph.h"
 #include "stitch/tensorop.h"
+#include "ugraph/alu_op.h"
 
 namespace stitch {
 
@@ -35,11 +41,13 @@ class ContractionKernel {
   // kernel then reuses each panel for several blocks of columns.
   static constexpr int64_t kMinPackedTileRows = 16;
 
-  // nullptr when the backend cannot run this node (see above).
-  static std::unique_ptr<ContractionKernel> create(const Node& node, int threads);
+  // nullptr when the backend cannot run these nodes (see above): the
+  // product, then the nodes of its epilogue if it has one.
+  static std::unique_ptr<ContractionKernel> create(const std::vector<const Node*>& nodes, int threads);
 
-  // operands: the node's tensor inputs in order (dense, contiguous, f32, of
-  // the static shapes); out: a contiguous f32 tensor of the output's shape.
+  // operands: the product's tensor inputs in order, then the epilogue's
+  // bias if it has one (dense, contiguous, f32, of the static shapes);
+  // out: a contiguous f32 tensor of the output's shape.
   void run(const std::vector<const Tensor*>& operands, Tensor& out) const;
 
   struct Form {
@@ -47,6 +55,8 @@ class ContractionKernel {
     bool transposedB = false;  // linear: B(k, n) at W[n * k_size + k]
     bool bias = false;         // linear with a bias operand (input 2)
     bool sharedA = false;      // matmul(A[m,k], B[b,k,n]): A broadcast over the batch
+    int64_t epilogueBias = -1;          // the epilogue's bias: its operand index
+    std::optional<AluOp> activation;    // the epilogue's activation
   };
 
  private:

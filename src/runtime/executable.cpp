@@ -194,8 +194,7 @@ class CompiledProgram final : public Executable {
     contractions_.resize(plan_.kernels.kernels.size());
     for (size_t i = 0; i < plan_.kernels.kernels.size(); ++i) {
       const Kernel& k = plan_.kernels.kernels[i];
-      if (k.kind == KernelKind::Contraction && k.nodes.size() == 1)
-        contractions_[i] = ContractionKernel::create(*k.nodes[0], threads_);
+      if (k.kind == KernelKind::Contraction) contractions_[i] = ContractionKernel::create(k.nodes, threads_);
     }
   }
 
@@ -609,22 +608,27 @@ class ProgramRun {
   void callContraction(const Kernel& k, const ContractionKernel* kernel) {
     if (!kernel) return runNodesOnHost(k);
     const Node* node = k.nodes[0];
+    std::vector<const Value*> values;
+    for (const Value* v : node->inputs())
+      if (v->type()->isTensor()) values.push_back(v);
+    if (k.nodes.size() > 1)  // an epilogue: its bias is the kernel input the product does not read
+      for (const Value* v : k.inputs)
+        if (std::find(values.begin(), values.end(), v) == values.end()) values.push_back(v);
     std::vector<Tensor> operands;
-    for (const Value* v : node->inputs()) {
-      if (!v->type()->isTensor()) continue;
+    for (const Value* v : values) {
       const IValue& value = lookup(v);
       if (!value.isTensor() || !matchesStaticType(value.toTensor(), v)) return runNodesOnHost(k);
       operands.push_back(dense(value.toTensor()));
     }
     std::vector<const Tensor*> ptrs;
     for (const Tensor& t : operands) ptrs.push_back(&t);
-    const Type& type = staticTensorType(node->output());
+    const Type& type = staticTensorType(k.outputs.at(0));
     Tensor out = p_.pool_.allocate(*type.shape(), *type.dtype());
     {
       KernelClock clock(*this);
       kernel->run(ptrs, out);
     }
-    bind(node->output(), std::move(out));
+    bind(k.outputs.at(0), std::move(out));
   }
 
   // Runs the kernel's nodes one by one as host ops: exactly the

@@ -10,6 +10,7 @@
 #include "fusion/fusion_rules.h"
 #include "ir/op_registry.h"
 #include "ugraph/block_graph_builder.h"
+#include "ugraph/contraction_epilogue.h"
 #include "ugraph/loop_kernels.h"
 #include "ugraph/lowering.h"
 
@@ -146,6 +147,7 @@ class Planner {
     k.kind = KernelKind::GraphDefined;
     k.nodes = group;
     if (group.size() == 1 && isLargeContraction(group[0])) return emitPredefined(group[0], KernelKind::Contraction);
+    if (mergeIntoContraction(group)) return;
     if (fusedGroup) {
       k.outputs = fusedGroup->roots;
       buildBlockGraph(k, fusedGroup);
@@ -161,6 +163,30 @@ class Planner {
     out_.kernelAt[k.nodes.back()] = (int)out_.kernels.size();
     for (const Node* n : k.nodes) out_.inKernel.insert(n);
     out_.kernels.push_back(std::move(k));
+  }
+
+  // A group that is the bias and activation of the contraction planned
+  // just before it becomes that kernel's epilogue (contraction_epilogue.h):
+  // the product's tiles get them while in cache, and the product is never
+  // a tensor of its own. The kernel now runs where the group did (a kernel
+  // reads its inputs at its last node): the bias exists there, and the
+  // contraction's operands stay live until then.
+  bool mergeIntoContraction(const std::vector<const Node*>& group) {
+    if (out_.kernels.empty()) return false;
+    Kernel& k = out_.kernels.back();
+    if (k.kind != KernelKind::Contraction || k.nodes.size() != 1) return false;
+    std::optional<ContractionEpilogue> epilogue = contractionEpilogue(k.nodes[0], group);
+    if (!epilogue) return false;
+    out_.kernelAt.erase(k.nodes[0]);
+    for (const Node* n : group) {
+      k.nodes.push_back(n);
+      out_.inKernel.insert(n);
+    }
+    k.outputs = {epilogue->output};
+    if (epilogue->bias && std::find(k.inputs.begin(), k.inputs.end(), epilogue->bias) == k.inputs.end())
+      k.inputs.push_back(epilogue->bias);
+    out_.kernelAt[k.nodes.back()] = (int)out_.kernels.size() - 1;
+    return true;
   }
 
   // One node run by a routine of the runtime; its tensor inputs are the

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 
 #include "compiled_program.h"
 
@@ -102,6 +103,69 @@ def f(a: torch.Tensor, b: torch.Tensor, x: torch.Tensor, w: torch.Tensor, bias: 
   IValueList got = c.exe->run(cloneInputs(in));
   IValueList want = interpret(*c.result.parsed, cloneInputs(in));
   expectSameOutputs(got, want, 1e-4);
+}
+
+// A contraction's bias and relu run in its kernel, on each tile as it is
+// finished (ugraph/contraction_epilogue.h): the bias on either side of the
+// add, alone, or absent, after linear's own bias too. The groups an
+// epilogue must not take keep a kernel of their own: a product read twice,
+// a bias that is not one row, an activation the epilogue does not have.
+// (Each bias is its own tensor: epilogues sharing one are grouped into one
+// kernel by fusion, and stay apart from their products.) Against the
+// interpreter on fresh inputs, and the same bits on 1 and 3 threads.
+TEST(ContractionKernel, BiasAndReluRunInTheContractionsKernel) {
+  useScratchCache();
+  const std::string source = R"PY(
+def f(x: torch.Tensor, w1: torch.Tensor, w2: torch.Tensor, w3: torch.Tensor, w4: torch.Tensor,
+      w5: torch.Tensor, w6: torch.Tensor, w7: torch.Tensor, b: torch.Tensor, wl: torch.Tensor,
+      bl: torch.Tensor, m: torch.Tensor, b2: torch.Tensor, b6: torch.Tensor):
+    y1 = torch.relu(x @ w1 + b)
+    y2 = torch.relu(b2 + x @ w2)
+    y3 = torch.relu(x @ w3)
+    y4 = torch.relu(torch.nn.functional.linear(x, wl, bl))
+    y5 = x @ w4 + b6
+    y6 = torch.nn.functional.gelu(x @ w5 + bl)
+    z = x @ w6
+    y7 = torch.relu(z)
+    y8 = torch.relu(x @ w7 + m)
+    return y1, y2, y3, y4, y5, y6, y7, z, y8
+)PY";
+  const int64_t rows = 64 + randIn(0, 40), k = 130 + randIn(0, 70), n = 64 + randIn(0, 60);
+  auto spec = [](const char* name, Shape s) {
+    std::string text = std::string(name) + "=f32[";
+    for (size_t i = 0; i < s.size(); ++i) text += (i ? "," : "") + std::to_string(s[i]);
+    return text + "]";
+  };
+  std::vector<std::string> specs{spec("x", {rows, k})};
+  for (const char* w : {"w1", "w2", "w3", "w4", "w5", "w6", "w7"}) specs.push_back(spec(w, {k, n}));
+  for (const std::string& s : {spec("b", {n}), spec("wl", {n, k}), spec("bl", {n}), spec("m", {rows, n}),
+                               spec("b2", {n}), spec("b6", {n})})
+    specs.push_back(s);
+  IValueList in{randomTensor({rows, k}, DType::f32)};
+  for (int i = 0; i < 7; ++i) in.push_back(randomTensor({k, n}, DType::f32));
+  in.push_back(randomTensor({n}, DType::f32));
+  in.push_back(randomTensor({n, k}, DType::f32));
+  in.push_back(randomTensor({n}, DType::f32));
+  in.push_back(randomTensor({rows, n}, DType::f32));
+  in.push_back(randomTensor({n}, DType::f32));
+  in.push_back(randomTensor({n}, DType::f32));
+  std::vector<IValueList> runs;
+  for (int threads : {1, 3}) {
+    Compiled c = compileProgram(source, "f", specs, threads);
+    int withEpilogue = 0;
+    for (const Kernel& kernel : c.exe->kernelGraph().kernels)
+      withEpilogue += kernel.kind == KernelKind::Contraction && kernel.nodes.size() > 1;
+    EXPECT_EQ(withEpilogue, 5) << "y1 .. y5 take their epilogues; y6, z and y8's products do not";
+    EXPECT_EQ(kernelsOfKind(c, KernelKind::Contraction), 8);
+    IValueList got = c.exe->run(cloneInputs(in));
+    expectSameOutputs(got, interpret(*c.result.parsed, cloneInputs(in)), 1e-4);
+    runs.push_back(got);
+  }
+  std::vector<Tensor> one = tensorsOf(runs[0]), three = tensorsOf(runs[1]);
+  ASSERT_EQ(one.size(), three.size());
+  for (size_t i = 0; i < one.size(); ++i)
+    EXPECT_EQ(std::memcmp(one[i].rawData(), three[i].rawData(), (size_t)one[i].numel() * sizeof(float)), 0)
+        << "output " << i;
 }
 
 }  // namespace

@@ -1,0 +1,71 @@
+#include "ugraph/contraction_epilogue.h"
+
+#include "ugraph/lowering.h"
+
+namespace stitch {
+
+namespace {
+
+// An f32 tensor of fully known shape `shape`.
+bool isF32Of(const Value* v, const std::vector<int64_t>& shape) {
+  const TypePtr& t = v->type();
+  return t && t->isTensor() && t->fullyKnown() && t->dtype() == DType::f32 && *t->shape() == shape;
+}
+
+bool readByAlone(const Value* v, const Node* reader) {
+  for (const Use& u : v->uses())
+    if (u.user != reader) return false;
+  return !v->uses().empty();
+}
+
+}  // namespace
+
+// Only relu: the runtime's routine computes an epilogue in code the host's
+// C++ compiler made, and there exp, erf and tanh (GELU, sigmoid, SiLU,
+// tanh) ran 1.3-1.7x slower than in the generated kernels, which also
+// interleave them (bench/RESULTS.md): more than the pass over the product
+// the merge saves. They keep a kernel of their own.
+std::optional<AluOp> epilogueActivation(const Node* n) {
+  if (n->is("relu") && n->inputs().size() == 1) return AluOp::Relu;
+  return std::nullopt;
+}
+
+std::optional<ContractionEpilogue> contractionEpilogue(const Node* product, const std::vector<const Node*>& group) {
+  std::vector<const Node*> steps;
+  for (const Node* n : group)
+    if (!n->is("prim.constant")) steps.push_back(n);
+  if (steps.empty() || steps.size() > 2 || product->outputs().size() != 1) return std::nullopt;
+  const Value* value = product->output();
+  const TypePtr& type = value->type();
+  if (!type || !type->isTensor() || !type->fullyKnown() || type->dtype() != DType::f32 || type->shape()->empty())
+    return std::nullopt;
+  const std::vector<int64_t> shape = *type->shape();
+  ContractionEpilogue e;
+  size_t next = 0;
+  const Node* add = steps[0];
+  if (add->is("add") && add->inputs().size() == 3 && add->outputs().size() == 1) {
+    const Value* other = add->input(0) == value ? add->input(1) : add->input(1) == value ? add->input(0) : nullptr;
+    auto alpha = lowering::constDouble(add->input(2));
+    if (!other || other == value || !alpha || *alpha != 1.0 || !isF32Of(other, {shape.back()})) return std::nullopt;
+    if (!readByAlone(value, add) || !isF32Of(add->output(), shape)) return std::nullopt;
+    e.bias = other;
+    value = add->output();
+    next = 1;
+  }
+  if (next < steps.size()) {
+    const Node* act = steps[next];
+    e.activation = epilogueActivation(act);
+    if (!e.activation || act->input(0) != value || act->outputs().size() != 1 || !readByAlone(value, act) ||
+        !isF32Of(act->output(), shape))
+      return std::nullopt;
+    value = act->output();
+    ++next;
+  }
+  if (next != steps.size()) return std::nullopt;
+  for (const Node* n : steps)
+    if (n->owningBlock() != product->owningBlock()) return std::nullopt;
+  e.output = value;
+  return e;
+}
+
+}  // namespace stitch
