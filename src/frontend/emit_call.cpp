@@ -24,10 +24,6 @@ const std::set<std::string> kUnsupportedBuiltins = {
     "hasattr",  "id",         "iter",   "next",  "open", "input", "pow",  "divmod", "lambda"};
 const std::set<std::string> kMathUnary = {"sqrt", "exp", "log", "sin", "cos", "tanh"};
 
-bool isNumber(const TypePtr& t) {
-  return t->kind() == TypeKind::Int || t->kind() == TypeKind::Float || t->kind() == TypeKind::Bool;
-}
-
 double applyMath(const std::string& fn, double x) {
   if (fn == "sqrt") return std::sqrt(x);
   if (fn == "exp") return std::exp(x);
@@ -104,7 +100,7 @@ Value* Emitter::emitTorchCall(const std::string& fn, const Expr& call) {
   const SourceLoc& loc = call.loc;
   if (fn == "tensor") {
     CallArgs args = emitArgs(call, false);
-    if (args.positional.size() != 1 || !isNumber(args.positional[0]->type()))
+    if (args.positional.size() != 1 || !args.positional[0]->type()->isScalar())
       throw UserError("torch.tensor is only supported with one Python scalar", loc);
     // torch.tensor takes its dtype from the scalar (int64, bool, the default
     // float); scalar_tensor's default is float whatever the scalar.
@@ -163,7 +159,7 @@ Value* Emitter::emitMathCall(const std::string& fn, const Expr& call) {
   if (args.positional.size() != 1 || !args.keywords.empty())
     throw UserError("math." + fn + "() takes exactly one argument", loc);
   Value* x = args.positional[0];
-  if (!isNumber(x->type()))
+  if (!x->type()->isScalar())
     throw UserError("math." + fn + "() needs a number, got " + typeName(x->type()), loc);
   if (const Constant* c = constantOf(x)) {
     double d = c->toDouble();
@@ -219,7 +215,7 @@ Value* Emitter::emitTensorMethod(Value* self, const std::string& method, const E
     return op(name, {self}, loc);
   }
   if (method == "copy_" && args.positional.size() == 1 && args.keywords.empty() &&
-      isNumber(args.positional[0]->type())) {
+      args.positional[0]->type()->isScalar()) {
     // PyTorch wraps a number given as copy_'s source in a 0-dim tensor,
     // which fills self: the same as fill_ (cast to self's dtype).
     return op("fill_", {self, args.positional[0]}, loc);
@@ -292,7 +288,7 @@ Value* Emitter::emitBuiltin(const std::string& fn, const Expr& call) {
     if (a.size() < 2) throw UserError(fn + "() of a single value is not supported", loc);
     Value* acc = a[0];
     for (size_t i = 1; i < a.size(); ++i) {
-      if (!isNumber(acc->type()) || !isNumber(a[i]->type()))
+      if (!acc->type()->isScalar() || !a[i]->type()->isScalar())
         throw UserError(fn + "() is only supported on Python numbers; use torch.maximum / "
                              "torch.minimum on tensors",
                         loc);
@@ -317,7 +313,7 @@ Value* Emitter::emitBuiltin(const std::string& fn, const Expr& call) {
   }
   if (fn == "abs") {
     if (k == TypeKind::Tensor) return op("abs", {x}, loc);
-    if (!isNumber(x->type()))
+    if (!x->type()->isScalar())
       throw UserError("bad operand type for abs(): " + typeName(x->type()), loc);
     if (c && c->isInt()) return constant(Constant(std::abs(c->toInt())), loc);
     if (c && c->isFloat()) return constant(Constant(std::fabs(c->toDouble())), loc);
@@ -331,7 +327,7 @@ Value* Emitter::emitBuiltin(const std::string& fn, const Expr& call) {
     if (text == "-inf") return constant(Constant(-INFINITY), loc);
     if (text == "nan") return constant(Constant(NAN), loc);
   }
-  if (!isNumber(x->type()))
+  if (!x->type()->isScalar())
     throw UserError(fn + "() of a value of type " + typeName(x->type()) + " is not supported", loc);
   if (fn == "bool") return toBool(x, loc);
   if (fn == "int") {

@@ -25,10 +25,6 @@ const std::map<std::string, std::string> kCompare = {{"==", "eq"}, {"!=", "ne"},
 const std::map<std::string, std::string> kMirrored = {{"==", "=="}, {"!=", "!="}, {"<", ">"},
                                                       {"<=", ">="}, {">", "<"},   {">=", "<="}};
 
-bool isNumber(const TypePtr& t) {
-  return t->kind() == TypeKind::Int || t->kind() == TypeKind::Float || t->kind() == TypeKind::Bool;
-}
-
 int64_t floorDiv(int64_t a, int64_t b) {
   int64_t q = a / b;
   return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
@@ -203,19 +199,19 @@ Value* Emitter::binaryOp(const std::string& opName, Value* a, Value* b, const So
   if (opName == "<<" || opName == ">>")
     throw UserError("the '" + opName + "' operator is not supported", loc);
   if (ta->isTensor()) {
-    if (!tb->isTensor() && !isNumber(tb)) return unsupported();
+    if (!tb->isTensor() && !tb->isScalar()) return unsupported();
     return op(kTensorBinary.at(opName), {a, b}, loc);
   }
   if (tb->isTensor()) {
     auto it = kScalarFirst.find(opName);
-    if (it == kScalarFirst.end() || !isNumber(ta)) return unsupported();
+    if (it == kScalarFirst.end() || !ta->isScalar()) return unsupported();
     return op(it->second, {b, a}, loc);
   }
   if (ta->kind() == TypeKind::List && tb->kind() == TypeKind::List && opName == "+") {
     if (!joinTypes(ta, tb)) return unsupported();
     return emitPrim("list.add", {a, b}, {ta}, loc)->output();
   }
-  if (!isNumber(ta) || !isNumber(tb)) return unsupported();
+  if (!ta->isScalar() || !tb->isScalar()) return unsupported();
   if (auto folded = foldBinary(opName, constantOf(a), constantOf(b))) return constant(*folded, loc);
   if (opName == "&" || opName == "|" || opName == "^") {
     if (ta->kind() != TypeKind::Bool || tb->kind() != TypeKind::Bool)
@@ -243,13 +239,13 @@ Value* Emitter::emitUnaryOp(const Expr& e) {
   }
   const TypePtr& t = v->type();
   if (e.op == "+") {
-    if (!t->isTensor() && !isNumber(t))
+    if (!t->isTensor() && !t->isScalar())
       throw UserError("bad operand type for unary +: '" + describeType(t) + "'", e.loc);
     return v;
   }
   if (e.op == "-") {
     if (t->isTensor()) return op("neg", {v}, e.loc);
-    if (!isNumber(t))
+    if (!t->isScalar())
       throw UserError("bad operand type for unary -: '" + describeType(t) + "'", e.loc);
     if (const Constant* c = constantOf(v); c && c->isInt())
       return constant(Constant(-c->toInt()), e.loc);
@@ -306,7 +302,7 @@ Value* Emitter::compareOp(const std::string& opName, Value* a, Value* b, const S
   if (tb->isTensor()) return op(kCompare.at(kMirrored.at(opName)), {b, a}, loc);
   const Constant* ca = constantOf(a);
   const Constant* cb = constantOf(b);
-  if (isNumber(ta) && isNumber(tb)) {
+  if (ta->isScalar() && tb->isScalar()) {
     if (ca && cb) {
       double x = ca->toDouble(), y = cb->toDouble();
       bool r = opName == "=="   ? x == y

@@ -135,12 +135,10 @@ void packPanel(const float* b, bool transposed, const Form& f, int64_t panel, in
   }
 }
 
-// The epilogue on a finished tile (rows x n), in place: the bias, then the
-// activation, as the group's kernel would compute them in f32.
+// The epilogue on a finished tile (rows x n), in place: the bias, then relu,
+// as the group's kernel would compute them in f32.
 STITCH_CPU_CLONES("avx512f", "arch=x86-64-v3", "default")
-void applyEpilogue(float* c, int64_t rows, int64_t n, const float* bias, std::optional<AluOp> activation) {
-  STITCH_ASSERT(!activation || *activation == AluOp::Relu, "no epilogue for ", aluOpName(*activation));
-  const bool relu = activation.has_value();
+void applyEpilogue(float* c, int64_t rows, int64_t n, const float* bias, bool relu) {
   for (int64_t r = 0; r < rows; ++r) {
     float* row = c + r * n;
     if (bias)
@@ -160,22 +158,22 @@ std::unique_ptr<ContractionKernel> ContractionKernel::create(const std::vector<c
   const Node& node = *nodes[0];
   std::optional<Form> f = formOf(node);
   if (!f || f->batch < 1 || f->m < 1 || f->n < 1 || f->k < 1) return nullptr;
+  std::vector<const Value*> operands;
+  for (const Value* v : node.inputs())
+    if (v->type()->isTensor()) operands.push_back(v);
   if (nodes.size() > 1) {
     std::optional<ContractionEpilogue> e =
         contractionEpilogue(&node, std::vector<const Node*>(nodes.begin() + 1, nodes.end()));
     if (!e) return nullptr;
-    if (e->bias) {  // an operand of the product already, or the one after them
-      int64_t index = 0;
-      for (const Value* v : node.inputs()) {
-        if (!v->type()->isTensor()) continue;
-        if (v == e->bias && f->epilogueBias < 0) f->epilogueBias = index;
-        ++index;
-      }
-      if (f->epilogueBias < 0) f->epilogueBias = index;
+    if (e->bias) {
+      auto at = std::find(operands.begin(), operands.end(), e->bias);
+      if (at == operands.end()) at = operands.insert(operands.end(), e->bias);
+      f->epilogueBias = at - operands.begin();
     }
-    f->activation = e->activation;
+    f->relu = e->relu;
   }
   std::unique_ptr<ContractionKernel> kernel(new ContractionKernel(*f, std::max(threads, 1)));
+  kernel->operands_ = std::move(operands);
   const int64_t rows = kernel->tileRows_;
   // B in panels when C is wider than one pass of the GEMM kernel and a tile
   // has columns enough to reuse each panel: a pass over B in place reads
@@ -251,7 +249,7 @@ void ContractionKernel::run(const std::vector<const Tensor*>& operands, Tensor& 
       // As the interpreter: the product rounded to f32, then the bias added in f32.
       if (bias)
         for (int64_t i = 0; i < rows * f.n; ++i) ot[i] += bias[i % f.n];
-      if (f.epilogueBias >= 0 || f.activation) applyEpilogue(ot, rows, f.n, epilogueBias, f.activation);
+      if (f.epilogueBias >= 0 || f.relu) applyEpilogue(ot, rows, f.n, epilogueBias, f.relu);
     }
   }
 }

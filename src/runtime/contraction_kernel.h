@@ -22,14 +22,12 @@
 #pragma once
 #include <map>
 #include <memory>
-#include <optional>
 #include <utility>
 #include <vector>
 
 #include "interp/tensor.h"
 #include "ir/graph.h"
 #include "stitch/tensorop.h"
-#include "ugraph/alu_op.h"
 
 namespace stitch {
 
@@ -45,9 +43,12 @@ class ContractionKernel {
   // product, then the nodes of its epilogue if it has one.
   static std::unique_ptr<ContractionKernel> create(const std::vector<const Node*>& nodes, int threads);
 
-  // operands: the product's tensor inputs in order, then the epilogue's
-  // bias if it has one (dense, contiguous, f32, of the static shapes);
-  // out: a contiguous f32 tensor of the output's shape.
+  // The values run() takes, in order: the product's tensor inputs, then
+  // the epilogue's bias when the product does not read it already.
+  const std::vector<const Value*>& operands() const { return operands_; }
+
+  // operands: the tensors of operands(), dense, contiguous, f32, of their
+  // static shapes; out: a contiguous f32 tensor of the output's shape.
   void run(const std::vector<const Tensor*>& operands, Tensor& out) const;
 
   struct Form {
@@ -55,8 +56,8 @@ class ContractionKernel {
     bool transposedB = false;  // linear: B(k, n) at W[n * k_size + k]
     bool bias = false;         // linear with a bias operand (input 2)
     bool sharedA = false;      // matmul(A[m,k], B[b,k,n]): A broadcast over the batch
-    int64_t epilogueBias = -1;          // the epilogue's bias: its operand index
-    std::optional<AluOp> activation;    // the epilogue's activation
+    int64_t epilogueBias = -1;  // the epilogue's bias: its index in operands()
+    bool relu = false;          // the epilogue's relu
   };
 
  private:
@@ -69,6 +70,7 @@ class ContractionKernel {
   };
 
   Form form_;
+  std::vector<const Value*> operands_;
   int threads_ = 1;
   int64_t tileRows_ = 1;
   // > 0: B is packed per call into panels of this many columns of C.

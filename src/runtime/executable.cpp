@@ -607,15 +607,8 @@ class ProgramRun {
   // shapes; else the interpreter's routine (double accumulation for f32).
   void callContraction(const Kernel& k, const ContractionKernel* kernel) {
     if (!kernel) return runNodesOnHost(k);
-    const Node* node = k.nodes[0];
-    std::vector<const Value*> values;
-    for (const Value* v : node->inputs())
-      if (v->type()->isTensor()) values.push_back(v);
-    if (k.nodes.size() > 1)  // an epilogue: its bias is the kernel input the product does not read
-      for (const Value* v : k.inputs)
-        if (std::find(values.begin(), values.end(), v) == values.end()) values.push_back(v);
     std::vector<Tensor> operands;
-    for (const Value* v : values) {
+    for (const Value* v : kernel->operands()) {
       const IValue& value = lookup(v);
       if (!value.isTensor() || !matchesStaticType(value.toTensor(), v)) return runNodesOnHost(k);
       operands.push_back(dense(value.toTensor()));

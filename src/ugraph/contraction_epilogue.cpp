@@ -25,10 +25,7 @@ bool readByAlone(const Value* v, const Node* reader) {
 // tanh) ran 1.3-1.7x slower than in the generated kernels, which also
 // interleave them (bench/RESULTS.md): more than the pass over the product
 // the merge saves. They keep a kernel of their own.
-std::optional<AluOp> epilogueActivation(const Node* n) {
-  if (n->is("relu") && n->inputs().size() == 1) return AluOp::Relu;
-  return std::nullopt;
-}
+bool isEpilogueActivation(const Node* n) { return n->is("relu") && n->inputs().size() == 1; }
 
 std::optional<ContractionEpilogue> contractionEpilogue(const Node* product, const std::vector<const Node*>& group) {
   std::vector<const Node*> steps;
@@ -54,8 +51,8 @@ std::optional<ContractionEpilogue> contractionEpilogue(const Node* product, cons
   }
   if (next < steps.size()) {
     const Node* act = steps[next];
-    e.activation = epilogueActivation(act);
-    if (!e.activation || act->input(0) != value || act->outputs().size() != 1 || !readByAlone(value, act) ||
+    e.relu = isEpilogueActivation(act);
+    if (!e.relu || act->input(0) != value || act->outputs().size() != 1 || !readByAlone(value, act) ||
         !isF32Of(act->output(), shape))
       return std::nullopt;
     value = act->output();

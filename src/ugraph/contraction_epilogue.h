@@ -9,13 +9,12 @@
 #include <vector>
 
 #include "ir/graph.h"
-#include "ugraph/alu_op.h"
 
 namespace stitch {
 
 struct ContractionEpilogue {
   const Value* bias = nullptr;        // f32 [n], added to every row of the product; or none
-  std::optional<AluOp> activation;    // applied last (epilogueActivation)
+  bool relu = false;                  // relu applied last (isEpilogueActivation)
   const Value* output = nullptr;      // the group's result: the kernel's output
 };
 
@@ -26,7 +25,7 @@ struct ContractionEpilogue {
 // product's block.
 std::optional<ContractionEpilogue> contractionEpilogue(const Node* product, const std::vector<const Node*>& group);
 
-// The activation an epilogue may apply as node `n` does, if one.
-std::optional<AluOp> epilogueActivation(const Node* n);
+// Whether node `n` is an activation an epilogue applies (relu alone).
+bool isEpilogueActivation(const Node* n);
 
 }  // namespace stitch
