@@ -54,7 +54,12 @@ stitch_configure() {
   if [ -x "$STITCH_VENV/bin/python" ]; then
     python_tests=(-DSTITCH_TEST_PYTHON="$STITCH_VENV/bin/python")
   fi
-  cmake -S "$STITCH_ROOT" -B "$STITCH_BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release "${python_tests[@]}" "$@"
+  local nvrtc=()
+  local lib
+  for lib in "$STITCH_VENV"/lib/python3*/site-packages/nvidia/cu*/lib/libnvrtc.so.*; do
+    [ -f "$lib" ] && nvrtc=(-DSTITCH_NVRTC="$lib")
+  done
+  cmake -S "$STITCH_ROOT" -B "$STITCH_BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release "${python_tests[@]}" "${nvrtc[@]}" "$@"
 }
 
 # The checked build: `stitch` and the unit tests with AddressSanitizer and
@@ -78,7 +83,8 @@ stitch_python_package() {
   if [ ! -x "$STITCH_VENV/bin/python" ]; then
     /usr/bin/python3 -m venv --system-site-packages "$STITCH_VENV"
   fi
-  "$STITCH_VENV/bin/python" -m pip install -q --disable-pip-version-check pytest
+  # NVRTC (no GPU needed) for the tests that compile every kernel's CUDA code.
+  "$STITCH_VENV/bin/python" -m pip install -q --disable-pip-version-check pytest "nvidia-cuda-nvrtc>=13,<14"
   "$STITCH_VENV/bin/python" -m pip install -q --disable-pip-version-check \
     --config-settings=build-dir="$STITCH_BUILD/python-build" "$STITCH_ROOT"
 }

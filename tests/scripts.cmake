@@ -5,6 +5,7 @@
 # the user's home; suites that need a fresh cache make their own temp dir.
 set(stitch_test_cache_dir ${CMAKE_BINARY_DIR}/test-kernel-cache)
 set(stitch_script_tests)
+set(cuda_emulated_tests)  # run with STITCH_CUDA_EMULATOR=1
 
 # Differential suite vs PyTorch: one test per case family (cases_<family>.py)
 # so ctest runs the families in parallel.
@@ -31,6 +32,11 @@ foreach(family_file ${differential_families})
            COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/differential/run_differential.py
                    --stitch $<TARGET_FILE:stitch> --family ${family} --mode compiled)
   list(APPEND stitch_script_tests differential.${family} differential_compiled.${family})
+  # The same through the CUDA path, on the CUDA emulator (runtime/cuda_emulator.h).
+  add_test(NAME differential_cuda_emulated.${family}
+           COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/differential/run_differential.py
+                   --stitch $<TARGET_FILE:stitch> --family ${family} --mode compiled --device cuda)
+  list(APPEND cuda_emulated_tests differential_cuda_emulated.${family})
 endforeach()
 # The benchmark's workloads at their benchmark shapes, compiled: results
 # against PyTorch and each kernel's work estimate (work inflation can grow
@@ -55,6 +61,12 @@ list(APPEND stitch_script_tests errors errors.compiled)
 # stage; compiled mode the whole pipeline (with --check against the
 # interpreter). Exit 77 (no PyTorch/numpy on this machine) counts as skipped.
 foreach(example normalize softmax layernorm bbox_decode lstm)
+  add_test(NAME example_cuda_emulated.${example}
+           COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/examples/check_examples.py
+                   --stitch $<TARGET_FILE:stitch> --examples ${PROJECT_SOURCE_DIR}/examples
+                   --only ${example} --mode compiled --device cuda)
+  set_tests_properties(example_cuda_emulated.${example} PROPERTIES SKIP_RETURN_CODE 77)
+  list(APPEND cuda_emulated_tests example_cuda_emulated.${example})
   foreach(mode interp compiled)
     set(name example_${mode}.${example})
     if(mode STREQUAL "interp")
@@ -109,6 +121,36 @@ list(APPEND stitch_script_tests fuzz.sample)
 
 set_tests_properties(${stitch_script_tests} PROPERTIES
                      ENVIRONMENT "STITCH_CACHE_DIR=${stitch_test_cache_dir}")
+set_tests_properties(${cuda_emulated_tests} PROPERTIES
+                     ENVIRONMENT "STITCH_CACHE_DIR=${stitch_test_cache_dir};STITCH_CUDA_EMULATOR=1")
+
+# CUDA code, no GPU needed: every example's CUDA translation unit compiles
+# with NVRTC, optimized, and every differential case's without optimization
+# (-G, 10x faster), each for sm_80 and sm_90. scripts/common.sh installs
+# PyPI's nvidia-cuda-nvrtc into the test venv and passes its library as
+# STITCH_NVRTC; where NVRTC is missing the checker exits 77 (skipped).
+add_executable(cuda_compile_check ${CMAKE_CURRENT_SOURCE_DIR}/cuda/cuda_compile_check.cpp)
+target_link_libraries(cuda_compile_check PRIVATE stitch_codegen)
+set(cuda_code_tests)
+add_test(NAME cuda_code.examples
+         COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/examples/check_examples.py
+                 --stitch $<TARGET_FILE:stitch> --examples ${PROJECT_SOURCE_DIR}/examples
+                 --cuda-code $<TARGET_FILE:cuda_compile_check>)
+list(APPEND cuda_code_tests cuda_code.examples)
+foreach(family_file ${differential_families})
+  get_filename_component(family ${family_file} NAME_WE)
+  string(REPLACE "cases_" "" family ${family})
+  add_test(NAME cuda_code.${family}
+           COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/differential/run_differential.py
+                   --stitch $<TARGET_FILE:stitch> --family ${family} --mode compiled
+                   --cuda-code $<TARGET_FILE:cuda_compile_check>)
+  list(APPEND cuda_code_tests cuda_code.${family})
+endforeach()
+set(cuda_code_env "STITCH_CACHE_DIR=${stitch_test_cache_dir}")
+if(STITCH_NVRTC)
+  list(APPEND cuda_code_env "STITCH_NVRTC=${STITCH_NVRTC}")
+endif()
+set_tests_properties(${cuda_code_tests} PROPERTIES SKIP_RETURN_CODE 77 ENVIRONMENT "${cuda_code_env}")
 
 # The checked build (STITCH_SANITIZED_BUILD: a build tree configured with
 # STITCH_SANITIZE=ON, scripts/test.sh makes it): its unit tests, a fixed

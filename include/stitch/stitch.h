@@ -113,6 +113,12 @@ const char* stageName(Stage stage);
 std::optional<Stage> stageFromName(std::string_view name);
 std::string stageNames();  // "parsed, functional, ..., code"
 
+// Where compiled kernels run. Cuda: the first CUDA GPU, through the CUDA
+// driver and NVRTC loaded at run time (RunError without them).
+enum class Device { Cpu, Cuda };
+const char* deviceName(Device device);                       // "cpu", "cuda"
+std::optional<Device> deviceFromName(std::string_view name);
+
 enum class Mode {
   Compiled,  // the whole pipeline: generated kernels and the runtime
   Interp,    // the reference interpreter on the IR after `Options::stage`
@@ -122,6 +128,7 @@ struct Options {
   Mode mode = Mode::Compiled;
   Stage stage = Stage::Parsed;  // Interp mode only
   int threads = 0;              // OpenMP threads; 0: one per core
+  Device device = Device::Cpu;  // Compiled mode: where generated kernels run
   // Every run is also interpreted on the program as parsed (compiled mode)
   // or before shape specialization (interp mode) and compared within
   // |a - b| <= atol + rtol |b| + 8 eps max|b| (rtol 1e-4, atol 1e-5, eps the
@@ -180,7 +187,8 @@ struct ProgramInfo {
   bool compiledCode = false;        // false: no generated kernel, nothing compiled
   double compileMs = 0;             // of the C code
   std::string cache;                // "compiled", "disk", "memory" or "none"
-  std::string compiler;             // e.g. "clang 14.0.6"
+  std::string compiler;             // e.g. "clang 14.0.6", "nvrtc 13.5"
+  std::string device = "cpu";       // or the GPU's name: "NVIDIA H200 (sm_90)"
   bool rebuiltBadEntry = false;     // a corrupt disk-cache entry was rebuilt
   // With Options::tune: groups tuned, schedules measured, and whether the
   // choice came from the tuning cache.
@@ -198,6 +206,7 @@ struct CheckResult {
 
 struct RunInfo {
   int64_t kernelCalls = 0;
+  int64_t hostSyncs = 0;             // waits for the GPU (device cuda)
   std::optional<CheckResult> check;  // with Options::check
 };
 
@@ -207,6 +216,7 @@ struct TimedRuns {
   double medianMs = 0;          // of timesMs
   double minMs = 0;
   int64_t kernelCalls = 0;      // per run (0 in interp mode)
+  int64_t hostSyncs = 0;        // per run: waits for the GPU (device cuda)
   // Compiled mode, loops the host steps through (iterations per run > 0):
   // the median over the timed runs of the run's time outside its kernels'
   // routines, per iteration (dispatch, buffers, host ops, read-backs).
@@ -262,7 +272,10 @@ class Function {
   // The IR after `stage` for these argument types (nullopt: the parameter's
   // annotation), or with no stage every pass's IR in order ("== after PASS
   // (T ms) ==" headers). Compiles nothing; a tensor may be Tensor::typeOnly.
-  std::string dump(const std::vector<std::optional<Value>>& args, std::optional<Stage> stage) const;
+  // Stage code is the C translation unit, or with Device::Cuda the CUDA one
+  // (no GPU needed).
+  std::string dump(const std::vector<std::optional<Value>>& args, std::optional<Stage> stage,
+                   Device device = Device::Cpu) const;
 
   struct Stats {
     int64_t compilations = 0;  // signatures compiled

@@ -36,7 +36,7 @@ namespace {
 // program was compiled under (raw bytes: it is built on every call).
 std::string programKey(const std::string& signature, const Options& o) {
   std::string key = signature;
-  const char flags[] = {(char)o.mode, (char)o.stage, (char)o.check, (char)o.tune, (char)o.estimateWork};
+  const char flags[] = {(char)o.mode, (char)o.stage, (char)o.check, (char)o.tune, (char)o.estimateWork, (char)o.device};
   key.append(flags, sizeof flags);
   key.append(reinterpret_cast<const char*>(&o.threads), sizeof o.threads);
   return key;
@@ -211,12 +211,14 @@ std::vector<Value> Function::call(std::vector<Value> args, std::vector<std::pair
   return static_cast<const CompiledFunction&>(*program).runChecked(bound, info);
 }
 
-std::string Function::dump(const std::vector<std::optional<Value>>& args, std::optional<Stage> stage) const {
+std::string Function::dump(const std::vector<std::optional<Value>>& args, std::optional<Stage> stage,
+                           Device device) const {
   return translated([&] {
     const FunctionSignature& fn = state_->signature;
     PassLogger logger = PassLogger::fromEnvironment(!stage.has_value());
     PipelineOptions pipeline;
     pipeline.last = stage ? static_cast<stitch::Stage>(*stage) : lastAvailableStage();
+    pipeline.target = device == Device::Cuda ? RenderTarget::Cuda : RenderTarget::C;
     std::vector<TypePtr> types = argumentTypes(fn, args);
     pipeline.listInputs = listElementTypes(fn, args);
     PipelineResult result = runPipeline(*state_->module->module, fn.name, types, pipeline, logger);
@@ -226,8 +228,11 @@ std::string Function::dump(const std::vector<std::optional<Value>>& args, std::o
     } else {
       for (const PassRecord& record : logger.records()) text += PassLogger::format(record);
     }
+    // The note is a comment of the text's own language: stage code stays
+    // source a compiler takes.
+    const char* comment = stage == Stage::Code ? "// " : "# ";
     if (!result.functionalFallback.empty())
-      text += "# functionalization refused this program; later stages keep it as written: " +
+      text += comment + std::string("functionalization refused this program; later stages keep it as written: ") +
               result.functionalFallback + "\n";
     return text;
   });

@@ -70,6 +70,7 @@ CompiledFunction::CompiledFunction(const CompileRequest& request, const IValueLi
   pipeline.keepSpecializationInput = options_.check && !compiled;
   pipeline.keepParsed = options_.check && compiled;
   pipeline.threads = options_.threads;
+  pipeline.target = options_.device == api::Device::Cuda ? RenderTarget::Cuda : RenderTarget::C;
   pipeline.listInputs = request.listInputs;
   PassLogger logger = PassLogger::fromEnvironment(false);
   result_ = runPipeline(*request.module, request.function, request.types, pipeline, logger);
@@ -94,12 +95,14 @@ CompiledFunction::CompiledFunction(const CompileRequest& request, const IValueLi
   }
   ExecutableOptions exe;
   exe.threads = options_.threads;
+  exe.cuda = options_.device == api::Device::Cuda;
   exe.pureGraph = result_.functionalFallback.empty();
   exe.writtenBackInputs = result_.writeBack.writtenBackInputs;
   executable_ = Executable::build(*result_.graph, std::move(result_.code), exe);
   info_.kernels = (int64_t)executable_->kernelGraph().kernels.size();
   info_.compiledCode = executable_->loadedCode();
   info_.cache = "none";
+  info_.device = executable_->deviceName();
   if (info_.compiledCode) {
     const CompileStats& stats = executable_->compileStats();
     info_.compileMs = stats.ms;
@@ -157,6 +160,7 @@ std::vector<api::Value> CompiledFunction::runChecked(const std::vector<api::Valu
     IValueList outputs = runOnce(inputs, &stats);
     if (info) {
       info->kernelCalls = stats.kernelCalls;
+      info->hostSyncs = stats.hostSyncs;
       if (options_.check) info->check = compareWithReference(originals, outputs);
     }
     std::vector<api::Value> out;
@@ -192,6 +196,7 @@ api::TimedRuns CompiledFunction::runTimed(const std::vector<api::Value>& args, i
     TimeSummary summary = summarizeTimes(run.timesMs);
     const size_t warmUps = stats.size() - run.timesMs.size();
     out.kernelCalls = stats.back().kernelCalls;
+    out.hostSyncs = stats.back().hostSyncs;
     out.hostIterations = stats.back().hostIterations;
     if (out.hostIterations > 0) {
       std::vector<double> hostUs;

@@ -133,6 +133,20 @@ std::optional<Stage> stageFromName(std::string_view name) {
 
 std::string stageNames() { return availableStageNames(); }
 
+const char* deviceName(Device device) {
+  switch (device) {
+    case Device::Cpu: return "cpu";
+    case Device::Cuda: return "cuda";
+  }
+  return "?";
+}
+
+std::optional<Device> deviceFromName(std::string_view name) {
+  if (name == "cpu") return Device::Cpu;
+  if (name == "cuda") return Device::Cuda;
+  return std::nullopt;
+}
+
 const char* version() { return "0.1.0"; }
 
 }  // namespace stitch::api

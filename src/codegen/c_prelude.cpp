@@ -210,6 +210,24 @@ std::string CPrelude::useLaneSum(DType dtype, int64_t lanes) {
   STITCH_ASSERT(isFloating(dtype) && (lanes == 16 || lanes == 64), "no lane sum of ", lanes, " ",
                 dtypeName(dtype), " lanes");
   std::string name = std::string("stitch_lane_sum") + std::to_string(lanes) + "_" + dtypeSuffix(dtype);
+  if (target_ == RenderTarget::Cuda) {
+    // NVRTC has no vector extensions; a thread's registers hold the lanes.
+    const char* halving = R"(static inline $T $N(const $T* lanes) {
+  $T v[$W];
+#pragma unroll
+  for (int i = 0; i < $W; ++i) v[i] = lanes[i];
+#pragma unroll
+  for (int h = $W / 2; h >= 1; h /= 2)
+#pragma unroll
+    for (int i = 0; i < h; ++i) v[i] = v[i] + v[i + h];
+  return v[0];
+}
+)";
+    std::string code = substitute(halving, dtype, name);
+    for (size_t at; (at = code.find("$W")) != std::string::npos;) code.replace(at, 2, std::to_string(lanes));
+    add(name, code);
+    return name;
+  }
   // stitch_lane_fold16 folds a vector; the sums load their lanes into one
   // (64 lanes: h = 32 pairs quarters 0 + 2 and 1 + 3, h = 16 adds the two).
   const char* sum16 = R"(typedef $T stitch_v16_$S __attribute__((vector_size(16 * sizeof($T))));
@@ -247,7 +265,8 @@ std::string CPrelude::useFloatToInt(DType from, DType to) {
   std::string name = std::string("stitch_") + dtypeSuffix(from) + "_to_" + dtypeSuffix(to);
   // The interpreter converts with static_cast. On x86-64 an out-of-range or
   // NaN value becomes the "integer indefinite" INT_MIN there (cvtt*2si);
-  // spelled out so the optimizer cannot exploit the undefined cast.
+  // spelled out so the optimizer cannot exploit the undefined cast, and so
+  // a GPU (which saturates) gives the same value.
   // Truncation keeps exactly the values in (-2^k - 1, 2^k) in range; the
   // bounds written are exactly representable in the source type.
   const bool i32 = to == DType::i32, f32 = from == DType::f32;
@@ -258,7 +277,7 @@ std::string CPrelude::useFloatToInt(DType from, DType to) {
   std::string upperTest = (i32 ? "x < 2147483648.0" : "x < 9223372036854775808.0") + suffix;
   std::string code =
       "static inline $T " + name + "(" + cTypeName(from) + " x) {\n"
-      "#if defined(__x86_64__)\n"
+      "#if defined(__x86_64__) || defined(__CUDACC__)\n"
       "  return (" + lowerTest + " && " + upperTest + ") ? ($T)x : " + (i32 ? "INT32_MIN" : "INT64_MIN") + ";\n"
       "#else\n"
       "  return ($T)x;\n"

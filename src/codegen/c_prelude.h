@@ -10,6 +10,7 @@
 // translation unit gets only the helpers its kernels use. Lane sums fold a
 // reduction's lane array in vector registers in its fixed order.
 #pragma once
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -22,21 +23,28 @@ enum class PreludeFn : uint8_t {
   Exp, Exp2, Expm1, Tanh, Erf,  // f32 only (f64 calls <math.h>)
 };
 
+// What the C-family printer writes for: C for the host's compiler, or CUDA
+// C++ for NVRTC (codegen/c_renderer.h).
+enum class RenderTarget : uint8_t { C, Cuda };
+
 class CPrelude {
  public:
+  explicit CPrelude(RenderTarget target = RenderTarget::C) : target_(target) {}
   // The C name of `fn` for operands of `dtype`, added (with the helpers it
   // calls) to the prelude. InternalError when the helper has no such dtype.
   std::string use(PreludeFn fn, DType dtype);
   // The C name of a float -> integer conversion helper.
   std::string useFloatToInt(DType from, DType to);
   // The C name of the helper summing an array of `lanes` floats (16 or 64)
-  // pairwise, halving (uops FOLD_LANES), in vector registers.
+  // pairwise, halving (uops FOLD_LANES): in vector registers on C, in
+  // registers of the one thread on CUDA; the same additions in the same order.
   std::string useLaneSum(DType dtype, int64_t lanes);
   // The helpers in the order they were first used.
   std::string text() const;
 
  private:
   void add(const std::string& name, const std::string& code);
+  RenderTarget target_;
   std::vector<std::string> names_;
   std::string text_;
 };

@@ -18,6 +18,14 @@ namespace {
 // the block; larger ones live in a per-thread scratch arena (kArenaC) at the
 // offset the kernel planner gave them (DEFINE_LOCAL's arg).
 constexpr int64_t kMaxStackLocalBytes = 64 * 1024;
+// On CUDA a thread's local arrays are reserved for every thread the device
+// can hold at once (about 270K on an H100), so larger ones live in one
+// global scratch buffer, a slice per grid block.
+constexpr int64_t kMaxCudaLocalBytes = 4 * 1024;
+
+int64_t maxLocalBytes(RenderTarget target) {
+  return target == RenderTarget::Cuda ? kMaxCudaLocalBytes : kMaxStackLocalBytes;
+}
 
 // The scratch arena of large block-local buffers. The host provides one per
 // thread (`stitch_set_arena`, installed by the loader like the parallel
@@ -46,7 +54,9 @@ static inline char* stitch_arena(int64_t bytes) {
 
 int64_t localBytes(const UOp& u) { return u.ival * (int64_t)dtypeSize(u.dtype); }
 
-bool inArena(const UOp& u) { return u.kind == UOpKind::DefineLocal && localBytes(u) > kMaxStackLocalBytes; }
+bool inArena(const UOp& u, RenderTarget target) {
+  return u.kind == UOpKind::DefineLocal && localBytes(u) > maxLocalBytes(target);
+}
 
 std::string orDefault(const std::string& name, const std::string& fallback) {
   return name.empty() ? fallback : name;
@@ -54,7 +64,8 @@ std::string orDefault(const std::string& name, const std::string& fallback) {
 
 class KernelWriter {
  public:
-  KernelWriter(const KernelUOps& kernel, CPrelude& prelude) : kernel_(kernel), prelude_(prelude) {}
+  KernelWriter(const KernelUOps& kernel, CPrelude& prelude, RenderTarget target)
+      : kernel_(kernel), prelude_(prelude), target_(target) {}
 
   // Whether the kernel has a grid (and so needs the parallel-blocks glue).
   static bool hasGrid(const KernelUOps& kernel) {
@@ -82,10 +93,26 @@ class KernelWriter {
   }
 
   // Whether the kernel keeps a buffer in the scratch arena.
-  static bool usesArena(const KernelUOps& kernel) {
+  static bool usesArena(const KernelUOps& kernel, RenderTarget target) {
+    return arenaBytes(kernel, target) > 0;
+  }
+
+  // The arena bytes one block of the kernel uses.
+  static int64_t arenaBytes(const KernelUOps& kernel, RenderTarget target) {
+    int64_t bytes = 0;
     for (const UOp& u : kernel.uops.uops())
-      if (inArena(u)) return true;
-    return false;
+      if (inArena(u, target)) bytes = std::max(bytes, u.arg + localBytes(u));
+    return bytes;
+  }
+
+  // The bytes of each scratch buffer shared by the blocks, in slot order.
+  static std::vector<int64_t> sharedScratch(const KernelUOps& kernel) {
+    std::vector<int64_t> bytes;
+    for (const UOp& u : kernel.uops.uops()) {
+      if (u.kind == UOpKind::Special) return bytes;
+      if (u.kind == UOpKind::DefineLocal) bytes.push_back(std::max<int64_t>(localBytes(u), 1));
+    }
+    return {};  // no grid: every local belongs to the one block
   }
 
   // Whether the kernel has scratch shared by all blocks (a DEFINE_LOCAL
@@ -100,30 +127,19 @@ class KernelWriter {
 
   std::string render() {
     const std::vector<UOp>& uops = kernel_.uops.uops();
-    for (const UOp& u : uops) {
+    for (const UOp& u : uops)
       if (u.kind == UOpKind::DefineGlobal) globals_ = std::max<int64_t>(globals_, u.arg + 1);
-      if (inArena(u)) arenaBytes_ = std::max(arenaBytes_, u.arg + localBytes(u));
-    }
+    arenaBytes_ = arenaBytes(kernel_, target_);
     refs_.assign(uops.size(), "");
     const bool grid = gridKernel_ = hasGrid(kernel_);
+    if (target_ == RenderTarget::Cuda) return renderCuda();
     const std::string signature = "(void* const* bufs, const stitch_scalar* params, ";
     // A block range that is the whole kernel is exported: a loop kernel
     // runs it as one phase (runtime/loop_kernel.h).
     const char* linkage = blockRangeCount(kernel_) > 0 ? "void " : "static void ";
     out_ = grid ? cat(linkage, kernel_.name, "_blocks", signature, "int64_t block_begin, int64_t block_end) {\n")
                 : cat("void ", kernel_.name, signature, "int64_t threads) {\n");
-    defScope_.assign(uops.size(), -1);
-    for (int id = 0; id < (int)uops.size(); ++id) {
-      defScope_[id] = scopeIds_.empty() ? -1 : scopeIds_.back();
-      emit(id, uops[id]);
-    }
-    // Only grid loops may still be open; they span the rest of the kernel.
-    while (!scopes_.empty()) {
-      STITCH_ASSERT(scopes_.back() == UOpKind::Special, "kernel ", kernel_.name, " leaves a ",
-                    uopKindName(scopes_.back()), " open");
-      close(UOpKind::Special);
-    }
-    out_ += "}\n";
+    emitBody();
     if (grid && shared_.empty() && !after_) {
       out_ += cat("void ", kernel_.name, signature, "int64_t threads) {\n");
       out_ += cat("  stitch_run_blocks(", kernel_.name, "_blocks, bufs, params, ", std::to_string(gridCount_),
@@ -148,6 +164,34 @@ class KernelWriter {
   }
 
  private:
+  // One __global__ function per part: NAME over the grid (a thread per grid
+  // block), and NAME_after, one thread, for what follows the grid. Their
+  // argument is one stitch_args by value (kCudaHeader).
+  std::string renderCuda() {
+    out_ = cat("STITCH_KERNEL void ", kernel_.name, "(const stitch_args args) {\n");
+    line("void* const* bufs = args.bufs;");
+    line("const stitch_scalar* params = args.params;");
+    emitBody();
+    return out_;
+  }
+
+  // Every uop in order, then the closing brace of the function.
+  void emitBody() {
+    const std::vector<UOp>& uops = kernel_.uops.uops();
+    defScope_.assign(uops.size(), -1);
+    for (int id = 0; id < (int)uops.size(); ++id) {
+      defScope_[id] = scopeIds_.empty() ? -1 : scopeIds_.back();
+      emit(id, uops[id]);
+    }
+    // Only grid loops may still be open; they span the rest of the kernel.
+    while (!scopes_.empty()) {
+      STITCH_ASSERT(scopes_.back() == UOpKind::Special, "kernel ", kernel_.name, " leaves a ",
+                    uopKindName(scopes_.back()), " open");
+      close(UOpKind::Special);
+    }
+    out_ += "}\n";
+  }
+
   void line(const std::string& text) {
     std::string l(2 * (scopes_.size() + 1), ' ');
     l += text + "\n";
@@ -271,7 +315,15 @@ class KernelWriter {
           shared_.push_back(localBytes(u));
           return;
         }
-        if (inArena(u)) {
+        if (inArena(u, target_) && target_ == RenderTarget::Cuda) {
+          // The block's slice of the arena buffer, the slot after the shared scratch.
+          const std::string block = gridIndex_.empty() ? "0" : gridIndex_;
+          line(cat(type(u.dtype), "* restrict ", refs_[id], " = (", type(u.dtype), "*)((char*)bufs[",
+                   std::to_string(globals_ + (int64_t)shared_.size()), "] + ", block, " * ",
+                   std::to_string(arenaBytes_), " + ", std::to_string(u.arg), ");"));
+          return;
+        }
+        if (inArena(u, target_)) {
           line(cat(type(u.dtype), "* restrict ", refs_[id], " = (", type(u.dtype), "*)(stitch_arena(",
                    std::to_string(arenaBytes_), ") + ", std::to_string(u.arg), ");"));
           return;
@@ -292,6 +344,14 @@ class KernelWriter {
         const std::string& g = refs_[id];
         // The outermost grid loop runs the blocks this call was given (all
         // of them, or one thread's share); inner ones are plain loops.
+        if (!sawGrid_ && target_ == RenderTarget::Cuda) {
+          sawGrid_ = true;
+          gridCount_ = u.ival;
+          gridIndex_ = g;
+          line(cat("const int64_t ", g, " = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;"));
+          open(id, UOpKind::Special, cat("if (", g, " < ", std::to_string(u.ival), ") {"));
+          return;
+        }
         if (!sawGrid_) {
           sawGrid_ = true;
           gridCount_ = u.ival;
@@ -316,7 +376,7 @@ class KernelWriter {
         if (lo.kind == UOpKind::Const && hi.kind == UOpKind::Const && hi.ival - lo.ival <= kShortLoopTrips &&
             inLoop && innermostLoop(id))
           line("#pragma unroll");
-        else if (int count = interleaveCount(id); count > 1)
+        else if (int count = interleaveCount(id); count > 1 && target_ == RenderTarget::C)
           line(cat("#pragma clang loop interleave_count(", std::to_string(count), ")"));
         open(id, UOpKind::Loop, cat("for (int64_t ", i, " = ", ref(u.src.at(0)), "; ", i, " < ",
                                 ref(u.src.at(1)), "; ++", i, ") {"));
@@ -328,8 +388,11 @@ class KernelWriter {
           STITCH_ASSERT(!after_, "kernel ", kernel_.name, " closes its grid twice");
           close(UOpKind::Special);
           after_ = true;
-          out_ += cat("}\nstatic void ", kernel_.name, "_after(void* const* bufs, const stitch_scalar* params) {\n",
-                      preamble_);
+          gridIndex_.clear();
+          out_ += target_ == RenderTarget::Cuda
+                      ? cat("}\nSTITCH_KERNEL void ", kernel_.name, "_after(const stitch_args args) {\n")
+                      : cat("}\nstatic void ", kernel_.name, "_after(void* const* bufs, const stitch_scalar* params) {\n");
+          out_ += preamble_;
           return;
         }
         close(UOpKind::Loop);
@@ -372,6 +435,7 @@ class KernelWriter {
 
   const KernelUOps& kernel_;
   CPrelude& prelude_;
+  RenderTarget target_;
   std::vector<std::string> refs_;  // how later uops name each uop's value
   std::vector<UOpKind> scopes_;    // open SPECIAL / LOOP / IF
   std::vector<int> scopeIds_;      // their uop ids
@@ -379,6 +443,7 @@ class KernelWriter {
   bool gridKernel_ = false;        // the kernel has a SPECIAL
   bool sawGrid_ = false;           // the first SPECIAL has been emitted
   int64_t gridCount_ = 0;          // its extent
+  std::string gridIndex_;          // CUDA: its index, while the grid is open
   int64_t arenaBytes_ = 0;         // scratch arena the kernel's large buffers need
   int64_t globals_ = 0;            // buffer slots the caller passes
   std::vector<int64_t> shared_;    // bytes of each scratch shared by the blocks
@@ -397,13 +462,97 @@ std::string renderC(const std::vector<KernelUOps>& kernels) {
   for (const KernelUOps& kernel : kernels) {
     STITCH_ASSERT(names.insert(kernel.name).second, "two kernels named ", kernel.name);
     anyGrid |= KernelWriter::hasGrid(kernel);
-    anyArena |= KernelWriter::usesArena(kernel) || KernelWriter::hasSharedScratch(kernel);
+    anyArena |= KernelWriter::usesArena(kernel, RenderTarget::C) || KernelWriter::hasSharedScratch(kernel);
     bodies += "\n";
-    bodies += KernelWriter(kernel, prelude).render();
+    bodies += KernelWriter(kernel, prelude, RenderTarget::C).render();
   }
   std::string helpers = prelude.text();
   return cat(kKernelAbiC, "#include <math.h>\n", anyGrid ? kParallelBlocksC : "", anyArena ? kArenaC : "",
              helpers.empty() ? "" : "\n", helpers, bodies);
+}
+
+namespace {
+
+// What NVRTC lacks of the C library, for the prelude and the kernels: no
+// headers exist there. The same text compiled by the host's C compiler
+// (the CUDA emulator, runtime/cuda_emulator.h) takes them from the C
+// library, runs a kernel once per emulated thread (stitch_emulate_thread
+// sets the indices first) and has C's restrict. stitch_args carries a
+// kernel's buffers and scalar parameters by value, as one launch argument.
+constexpr const char* kCudaHeader = R"(#ifdef __CUDACC_RTC__
+typedef signed char int8_t;
+typedef unsigned char uint8_t;
+typedef short int16_t;
+typedef unsigned short uint16_t;
+typedef int int32_t;
+typedef unsigned int uint32_t;
+typedef long long int64_t;
+typedef unsigned long long uint64_t;
+#define INT32_MIN (-2147483647 - 1)
+#define INT64_MIN (-9223372036854775807LL - 1)
+#define INT64_C(c) c##LL
+#define NAN __int_as_float(0x7fffffff)
+#define INFINITY __int_as_float(0x7f800000)
+#define restrict __restrict__
+#define STITCH_KERNEL extern "C" __global__
+#else
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+#define STITCH_KERNEL
+#define __device__
+typedef struct { unsigned x, y, z; } stitch_dim3;
+static stitch_dim3 blockIdx, threadIdx, blockDim;
+void stitch_emulate_thread(unsigned block, unsigned thread, unsigned threads) {
+  blockIdx.x = block;
+  threadIdx.x = thread;
+  blockDim.x = threads;
+}
+#endif
+typedef union { int64_t i; double f; } stitch_scalar;
+)";
+
+// The prelude's C helpers as device functions; kernel_math.h's includes
+// name headers NVRTC does not have (what they declare is built in there).
+std::string deviceHelpers(std::string text) {
+  std::string out;
+  size_t begin = 0;
+  while (begin < text.size()) {
+    size_t end = text.find('\n', begin);
+    end = end == std::string::npos ? text.size() : end + 1;
+    std::string l = text.substr(begin, end - begin);
+    begin = end;
+    if (l.rfind("#include", 0) == 0) continue;
+    if (l.rfind("static inline ", 0) == 0) l = "static __device__ inline " + l.substr(14);
+    out += l;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string renderCuda(const std::vector<KernelUOps>& kernels) {
+  CPrelude prelude(RenderTarget::Cuda);
+  std::string bodies;
+  std::set<std::string> names;
+  for (const KernelUOps& kernel : kernels) {
+    STITCH_ASSERT(names.insert(kernel.name).second, "two kernels named ", kernel.name);
+    bodies += "\n";
+    bodies += KernelWriter(kernel, prelude, RenderTarget::Cuda).render();
+  }
+  std::string helpers = deviceHelpers(prelude.text());
+  return cat(kCudaHeader, cat("typedef struct { void* bufs[", std::to_string(kCudaMaxBuffers), "]; stitch_scalar params[",
+                             std::to_string(kCudaMaxParams), "]; } stitch_args;\n"),
+             helpers.empty() ? "" : "\n", helpers, bodies);
+}
+
+CudaLaunch cudaLaunchOf(const KernelUOps& kernel) {
+  CudaLaunch launch;
+  launch.threads = std::max<int64_t>(KernelWriter::gridBlocks(kernel), 1);
+  launch.sharedScratchBytes = KernelWriter::sharedScratch(kernel);
+  launch.arenaBytesPerBlock = KernelWriter::arenaBytes(kernel, RenderTarget::Cuda);
+  launch.after = KernelWriter::hasAfterPart(kernel);
+  return launch;
 }
 
 int64_t blockRangeCount(const KernelUOps& kernel) {

@@ -16,11 +16,36 @@
 #include <string>
 #include <vector>
 
+#include "codegen/c_prelude.h"
 #include "uops/uop.h"
 
 namespace stitch {
 
 std::string renderC(const std::vector<KernelUOps>& kernels);
+
+// The same printer for CUDA (NVRTC): one `extern "C" __global__` function
+// per kernel (STITCH_KERNEL; the same text also compiles as C for the CUDA
+// emulator, runtime/cuda_emulator.h), taking a stitch_args by value (buffers, then scalar
+// parameters, as the C kernels' arrays). The grid maps onto CUDA threads, a
+// thread per grid block running the block's loops as the C code does;
+// block-local buffers are the thread's arrays, or its slice of the arena
+// buffer when large. A part after the grid is NAME_after, run by one thread
+// once NAME is done. Scratch shared by the blocks and the arena are buffers
+// the caller adds after the kernel's own (cudaLaunchOf).
+std::string renderCuda(const std::vector<KernelUOps>& kernels);
+
+// stitch_args' capacity.
+inline constexpr int64_t kCudaMaxBuffers = 128;
+inline constexpr int64_t kCudaMaxParams = 64;
+
+// How a CUDA kernel of renderCuda is launched.
+struct CudaLaunch {
+  int64_t threads = 1;                      // CUDA threads of NAME (its grid blocks)
+  std::vector<int64_t> sharedScratchBytes;  // buffers after the kernel's own, in order
+  int64_t arenaBytesPerBlock = 0;           // > 0: then one arena buffer of threads x this
+  bool after = false;                       // NAME_after follows NAME, on one thread
+};
+CudaLaunch cudaLaunchOf(const KernelUOps& kernel);
 
 // The grid's block count when the kernel's whole work is its exported block
 // range `void NAME_blocks(bufs, params, begin, end)` over [0, count) (no

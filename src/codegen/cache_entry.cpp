@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <sstream>
 
 #include "codegen/hash128.h"
 #include "common/error.h"
@@ -21,7 +22,7 @@ namespace stitch {
 namespace {
 
 constexpr char kMagic[8] = {'S', 'T', 'C', 'H', 'S', 'O', '0', '1'};
-constexpr size_t kTrailerSize = 32;  // magic, u64 payload size, hash lo, hash hi
+
 
 std::string homeDirectory() {
   if (const char* home = std::getenv("HOME"); home && *home) return home;
@@ -50,7 +51,7 @@ bool readFile(const std::string& path, std::string* out) {
 std::string trailerFor(const std::string& payload) {
   Hash128 h = hash128(payload);
   uint64_t size = payload.size();
-  std::string trailer(kTrailerSize, '\0');
+  std::string trailer(kCacheTrailerBytes, '\0');
   std::memcpy(&trailer[0], kMagic, 8);
   std::memcpy(&trailer[8], &size, 8);
   std::memcpy(&trailer[16], &h.lo, 8);
@@ -83,9 +84,9 @@ std::string kernelCacheDirectory() {
 EntryState checkCacheEntry(const std::string& path) {
   std::string bytes;
   if (!readFile(path, &bytes)) return EntryState::Missing;
-  if (bytes.size() < kTrailerSize) return EntryState::Bad;
-  std::string payload = bytes.substr(0, bytes.size() - kTrailerSize);
-  bool intact = bytes.compare(payload.size(), kTrailerSize, trailerFor(payload)) == 0;
+  if (bytes.size() < kCacheTrailerBytes) return EntryState::Bad;
+  std::string payload = bytes.substr(0, bytes.size() - kCacheTrailerBytes);
+  bool intact = bytes.compare(payload.size(), kCacheTrailerBytes, trailerFor(payload)) == 0;
   return intact ? EntryState::Valid : EntryState::Bad;
 }
 
@@ -119,6 +120,13 @@ bool writeFileAtomically(const std::string& path, const std::string& content) {
 std::string uniqueTempPath(const std::string& path) {
   static std::atomic<uint64_t> counter{0};
   return path + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(counter++);
+}
+
+std::string firstLines(const std::string& text, int count) {
+  std::istringstream in(text);
+  std::string line, out;
+  for (int i = 0; i < count && std::getline(in, line); ++i) out += "\n  " + line;
+  return out;
 }
 
 }  // namespace stitch

@@ -5,9 +5,13 @@
 // damaged entry is detected before it is loaded, and a single rename
 // publishes an entry atomically (no object/checksum pair to keep in step).
 #pragma once
+#include <cstddef>
 #include <string>
 
 namespace stitch {
+
+// The trailer's bytes: magic, u64 payload size, hash lo, hash hi.
+inline constexpr size_t kCacheTrailerBytes = 32;
 
 // $STITCH_CACHE_DIR, else ~/.cache/tensorstitch, created when missing.
 // UserError when it cannot be created.
@@ -25,5 +29,9 @@ bool writeFileAtomically(const std::string& path, const std::string& content);
 
 // A name next to `path` that no other process or thread uses.
 std::string uniqueTempPath(const std::string& path);
+
+// The first `count` lines of a compiler's log, each on a line of its own
+// indented by two spaces, for an error message.
+std::string firstLines(const std::string& text, int count);
 
 }  // namespace stitch

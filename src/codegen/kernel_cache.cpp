@@ -82,13 +82,6 @@ std::shared_ptr<const LoadedLibrary> openLibrary(const std::string& path, std::s
   return std::make_shared<DlLibrary>(handle, path);
 }
 
-std::string firstLines(const std::string& text, int count) {
-  std::istringstream in(text);
-  std::string line, out;
-  for (int i = 0; i < count && std::getline(in, line); ++i) out += "\n  " + line;
-  return out;
-}
-
 // Compiles into a private temporary name, seals it and renames it into
 // place; a concurrent process doing the same replaces an identical entry.
 void buildEntry(const CCompiler& cc, const std::string& cSource, const std::string& sourcePath,

@@ -236,9 +236,11 @@ PipelineResult runPipeline(const SourceModule& module, const std::string& fn,
       [&] { return printKernelUOps(code.uops); });
   if (options.last == Stage::UOps) return result;
 
-  // Stage code: one C translation unit for the whole program.
+  // Stage code: one C (or CUDA) translation unit for the whole program.
+  const bool cuda = options.target == RenderTarget::Cuda;
   runCodePass(
-      "render-c", logger, [&] { code.source = renderC(code.uops); }, [&] { return code.source; });
+      cuda ? "render-cuda" : "render-c", logger,
+      [&] { code.source = cuda ? renderCuda(code.uops) : renderC(code.uops); }, [&] { return code.source; });
   return result;
 }
 

@@ -21,6 +21,7 @@
 #include <string_view>
 #include <vector>
 
+#include "codegen/c_prelude.h"
 #include "driver/graph_stats.h"
 #include "driver/pass_logger.h"
 #include "frontend/frontend.h"
@@ -48,6 +49,7 @@ struct PipelineOptions {
   bool keepSpecializationInput = false;  // keep the graph as emitted, before shape inference
   bool keepParsed = false;  // keep a copy of the graph after stage parsed
   int threads = 2;  // the schedules are tuned for this many threads (0: all cores)
+  RenderTarget target = RenderTarget::C;  // what stage code renders
   // Per parameter: the exact element types of a list input (its length and
   // each element's type; api/argument_types.h's listElementTypes). Stage
   // simplified then rebuilds the list from its elements with a run-time

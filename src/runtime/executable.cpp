@@ -14,6 +14,7 @@
 #include "runtime/buffer_pool.h"
 #include "runtime/contraction_kernel.h"
 #include "runtime/copy_kernels.h"
+#include "runtime/cuda_kernels.h"
 #include "runtime/host_ops.h"
 #include "runtime/in_place_assign.h"
 #include "runtime/loop_kernel.h"
@@ -149,7 +150,8 @@ class CompiledProgram final : public Executable {
         slots_(graph),
         pureGraph_(options.pureGraph),
         setThreads_(options.threads > 0),
-        threads_(options.threads > 0 ? options.threads : omp_get_max_threads()) {
+        threads_(options.threads > 0 ? options.threads : omp_get_max_threads()),
+        onCuda_(options.cuda) {
     writtenBack_.assign(graph.inputs().size(), false);
     for (size_t i : options.writtenBackInputs) writtenBack_.at(i) = true;
     loadKernels();
@@ -165,7 +167,10 @@ class CompiledProgram final : public Executable {
   const std::vector<KernelUOps>& kernelUOps() const override { return plan_.uops; }
   const std::string& source() const override { return plan_.source; }
   const CompileStats& compileStats() const override { return compileStats_; }
-  bool loadedCode() const override { return library_ != nullptr; }
+  bool loadedCode() const override { return library_ != nullptr || cuda_ != nullptr; }
+  std::string deviceName() const override {
+    return onCuda_ ? gpuDevice().name() : "cpu";
+  }
 
  private:
   friend class ProgramRun;
@@ -173,9 +178,19 @@ class CompiledProgram final : public Executable {
   void loadKernels() {
     functions_.assign(plan_.kernels.kernels.size(), nullptr);
     callThreads_.assign(plan_.kernels.kernels.size(), threads_);
+    // A CUDA program needs the GPU even when it has no generated kernel:
+    // asking for a device that is not there is an error either way.
+    if (onCuda_) gpuDevice();
     bool anyCode = false;
     for (const Kernel& k : plan_.kernels.kernels) anyCode |= k.kind == KernelKind::GraphDefined;
     if (!anyCode) return;
+    if (onCuda_) {
+      cuda_ = std::make_unique<CudaKernels>(plan_.uops, plan_.source);
+      compileStats_.outcome = cuda_->compileStats().fromCache ? CacheOutcome::Disk : CacheOutcome::Compiled;
+      compileStats_.ms = cuda_->compileStats().ms;
+      compileStats_.compiler = cuda_->compileStats().compiler;
+      return;
+    }
     library_ = loadCompiled(plan_.source, &compileStats_);
     // A plan may come with C source only (no uops): its kernels keep the
     // team.
@@ -200,7 +215,7 @@ class CompiledProgram final : public Executable {
 
   // Each loop kernel's program over the loaded phases.
   void setUpLoopKernels() {
-    if (plan_.kernels.loops.empty()) return;
+    if (plan_.kernels.loops.empty() || onCuda_) return;
     std::unordered_map<std::string, const KernelUOps*> uopsOf;
     for (const KernelUOps& code : plan_.uops) uopsOf[code.name] = &code;
     std::vector<PhaseCode> phases(plan_.kernels.kernels.size());
@@ -321,6 +336,8 @@ class CompiledProgram final : public Executable {
   std::vector<bool> writtenBack_;  // per graph input: ExecutableOptions::writtenBackInputs
   bool setThreads_;
   int threads_;
+  bool onCuda_;
+  std::unique_ptr<CudaKernels> cuda_;  // onCuda_: the generated kernels on the GPU
   CompileStats compileStats_;
   std::shared_ptr<const LoadedLibrary> library_;
   std::vector<KernelFunction> functions_;  // per kernel; null unless GraphDefined
@@ -646,7 +663,7 @@ class ProgramRun {
   // loop calls small kernels thousands of times, and each vector (and each
   // copied Tensor's shape) was an allocation per call.
   void callGenerated(const Kernel& k, KernelFunction fn) {
-    STITCH_ASSERT(fn, "kernel ", k.name, " has no loaded code");
+    STITCH_ASSERT(fn || p_.cuda_, "kernel ", k.name, " has no loaded code");
     const size_t nOut = k.outputs.size();
     bufs_.assign(nOut + k.inputs.size(), nullptr);
     denseCopies_.clear();
@@ -683,7 +700,14 @@ class ProgramRun {
       anyElement |= outputs_.back().numel() > 0;
       bufs_[i] = outputs_.back().rawData();
     }
-    if (anyElement) {
+    if (anyElement && p_.cuda_) {
+      std::vector<size_t> bytes;
+      auto size = [](const Tensor& t) { return size_t(t.numel()) * dtypeSize(t.dtype()); };
+      for (size_t i = 0; i < nOut; ++i) bytes.push_back(size(outputs_[i]));
+      for (const Value* v : k.inputs) bytes.push_back(size(lookup(v).toTensor()));
+      KernelClock clock(*this);
+      p_.cuda_->call(k.name, bufs_.data(), bytes.data(), bytes.size(), nOut, params_.data(), params_.size());
+    } else if (anyElement) {
       KernelClock clock(*this);
       fn(bufs_.data(), params_.data(), p_.callThreads_[&k - p_.plan_.kernels.kernels.data()]);
     }
@@ -771,9 +795,11 @@ IValueList CompiledProgram::run(const IValueList& inputs, RunStats* stats) {
   pool_.releaseEscaped();
   int64_t reusesBefore = pool_.reuses();
   ProgramRun run(*this, stats && stats->timeKernels, writableArguments(inputs, writtenBack_));
+  const int64_t syncsBefore = cuda_ ? cuda_->hostSyncs() : 0;
   IValueList outputs = run.runBlock(graph_.top(), inputs);
   if (stats) {
     stats->kernelCalls = run.kernelCalls();
+    stats->hostSyncs = cuda_ ? cuda_->hostSyncs() - syncsBefore : 0;
     stats->buffersReused = pool_.reuses() - reusesBefore;
     stats->inPlaceAssigns = run.inPlaceAssigns();
     stats->inPlaceAppends = run.inPlaceAppends();

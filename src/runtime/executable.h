@@ -29,6 +29,10 @@ struct ExecutableOptions {
   // lies, once nothing reads its original values, instead of copying it
   // first and having the copy written back.
   std::vector<size_t> writtenBackInputs;
+  // The plan's source is CUDA (renderCuda): generated kernels run on the
+  // GPU (runtime/cuda_kernels.h), everything else on the host; loops stay
+  // on the host.
+  bool cuda = false;
 };
 
 struct RunStats {
@@ -37,6 +41,7 @@ struct RunStats {
   bool timeKernels = false;
 
   int64_t kernelCalls = 0;    // kernel launches in the last run
+  int64_t hostSyncs = 0;      // waits for the GPU in the last run
   int64_t buffersReused = 0;  // kernel outputs placed on a pooled buffer in the last run
   int64_t inPlaceAssigns = 0; // Assign ops (immut.*_rev) that wrote into their dead base
   int64_t inPlaceAppends = 0; // list.append that grew its dead, unshared list where it lay
@@ -64,6 +69,8 @@ class Executable {
   // False when the program has no graph-defined kernel, so nothing was
   // compiled (compileStats() then says nothing).
   virtual bool loadedCode() const = 0;
+  // "cpu", or the GPU's name and architecture: "NVIDIA H200 (sm_90)".
+  virtual std::string deviceName() const = 0;
 };
 
 }  // namespace stitch

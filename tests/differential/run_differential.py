@@ -22,6 +22,11 @@ Cases live in cases_<family>.py as a list CASES of dicts:
 
 Inputs are fresh random values on every run; a failing case prints its seed
 (replay it with --seed S --filter NAME).
+
+--device cuda runs the compiled cases on the GPU (`stitch run --device
+cuda`). --cuda-code CHECKER runs no case: it renders each case's CUDA code
+(`stitch dump --stage code --device cuda`, no GPU needed) and has CHECKER
+(tests/cuda/cuda_compile_check) compile it with NVRTC for sm_80 and sm_90.
 """
 import argparse
 import glob
@@ -182,6 +187,8 @@ def stitch_command(args, prog, case, inputs, in_npz, out_npz):
         if is_scalar_spec(value):
             cmd += ["--input", "%s=%s" % (name, scalar_literal(value))]
     cmd += ["--outputs", out_npz, "--mode", args.mode]
+    if args.device != "cpu":
+        cmd += ["--device", args.device]
     if past_functionalization(args):
         cmd.append("--json")
     if args.mode == "compiled":
@@ -305,6 +312,27 @@ def check_scriptable(module, case):
         raise CaseFailure("not TorchScript: %s" % first)
 
 
+class Skipped(Exception):
+    pass
+
+
+def check_cuda_code(args, workdir, prog, case, inputs):
+    """The case's CUDA translation unit compiles with NVRTC."""
+    cu = os.path.join(workdir, "%s.cu" % case["name"])
+    cmd = [args.stitch, "dump", prog, "--fn", case["fn"], "--stage", "code", "--device", "cuda"]
+    proc = subprocess.run(cmd + spec_args(case, inputs), capture_output=True, text=True, timeout=60)
+    if proc.returncode != 0:
+        err = (proc.stderr.strip() or proc.stdout.strip()).splitlines()
+        raise CaseFailure("stitch dump --device cuda exited %d: %s" % (proc.returncode, " | ".join(err[-3:])))
+    with open(cu, "w") as f:
+        f.write(proc.stdout)
+    check = subprocess.run([args.cuda_code, "--fast", cu], capture_output=True, text=True, timeout=120)
+    if check.returncode == 77:
+        raise Skipped(check.stdout.strip())
+    if check.returncode != 0:
+        raise CaseFailure("NVRTC rejects its CUDA code:\n%s" % (check.stdout.strip() or check.stderr.strip()))
+
+
 def run_case(family, case, seed, args, workdir):
     rng = np.random.default_rng(seed)
     specs = case["bench_inputs"] if args.bench_shapes else case["inputs"]
@@ -312,6 +340,8 @@ def run_case(family, case, seed, args, workdir):
     prog = os.path.join(workdir, "%s.py" % case["name"])
     with open(prog, "w") as f:
         f.write(PRELUDE + case["src"].strip("\n") + "\n")
+    if args.cuda_code:
+        return check_cuda_code(args, workdir, prog, case, inputs)
     module = load_module(prog, "prog_%s_%s" % (family, case["name"]))
     try:
         result = run_torch(module, case, inputs)
@@ -352,6 +382,9 @@ def run_family(family, args):
         except CaseFailure as e:
             failed += 1
             print("FAIL %s: %s (seed %d)" % (label, e, seed))
+        except Skipped as e:
+            print("SKIPPED: %s" % e)
+            raise
         except Exception:
             failed += 1
             print("FAIL %s: runner error (seed %d)\n%s" % (label, seed, traceback.format_exc()))
@@ -390,6 +423,11 @@ def main():
     parser.add_argument("--work-report", action="store_true",
                         help="compiled mode: print each kernel's work estimate (WORK case kernel kind "
                         "work op_work ratio)")
+    parser.add_argument("--device", default="cpu", choices=("cpu", "cuda"),
+                        help="compiled mode: stitch run --device (cuda: the generated kernels on the GPU)")
+    parser.add_argument("--cuda-code", metavar="CHECKER",
+                        help="run nothing: compile each case's CUDA code with CHECKER "
+                             "(tests/cuda/cuda_compile_check; exit 77 = no NVRTC: skipped)")
     parser.add_argument("--fallbacks", action="store_true",
                         help="also print FALLBACK lines for cases functionalization refused "
                              "(the imperative graph ran instead)")
@@ -402,13 +440,18 @@ def main():
         return 0
     if args.stage and args.mode != "interp":
         parser.error("--stage applies to --mode interp")
+    if args.device != "cpu" and args.mode != "compiled":
+        parser.error("--device applies to --mode compiled")
     if not args.torch_only and not args.stitch:
         parser.error("--stitch is required (or use --torch-only)")
     if args.stitch and not os.access(args.stitch, os.X_OK):
         parser.error("no stitch binary at %s" % args.stitch)
     total_passed = total_failed = 0
     for family in families:
-        passed, failed = run_family(family, args)
+        try:
+            passed, failed = run_family(family, args)
+        except Skipped:
+            return 77
         total_passed += passed
         total_failed += failed
     print("%d passed, %d failed" % (total_passed, total_failed))

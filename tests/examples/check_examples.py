@@ -8,6 +8,11 @@ after functional; every run passes --check (the reference interpreter).
     check_examples.py --stitch build/tools/stitch/stitch --examples examples [--only NAME] [--seed S]
                       [--mode interp|compiled]
 
+--device cuda runs the compiled examples' kernels on the GPU. --cuda-code
+CHECKER runs nothing: each example's CUDA code (`stitch dump --stage code
+--device cuda`) must compile with NVRTC, optimized, for sm_80 and sm_90
+(CHECKER is tests/cuda/cuda_compile_check; its exit 77, no NVRTC, skips).
+
 Tensors go to stitch in an .npz (a List[Tensor] parameter NAME as members
 NAME_0, NAME_1, ...), scalars as --input NAME=VALUE. Exit 0 when every
 example agrees, 1 on a mismatch or a stitch failure, 77 when PyTorch or
@@ -133,6 +138,44 @@ def stitch_arguments(inputs, npz_path):
 
 
 STAGES = ("parsed", "functional", "simplified")
+SPEC_DTYPES = {"float32": "f32", "float64": "f64", "int64": "i64", "int32": "i32", "bool": "bool"}
+
+
+def type_arguments(inputs):
+    """--input NAME=SPEC giving each input's type (stitch dump takes no data)."""
+    def spec(a):
+        return f"{SPEC_DTYPES[str(a.dtype)]}[{','.join(str(d) for d in a.shape)}]"
+    flags = []
+    for name, value in inputs.items():
+        if isinstance(value, list):
+            text = "[" + ",".join(spec(v) for v in value) + "]"
+        elif isinstance(value, np.ndarray):
+            text = spec(value)
+        else:
+            text = repr(value)
+        flags += ["--input", f"{name}={text}"]
+    return flags
+
+
+def check_cuda_code(name, stitch, examples_dir, seed, checker):
+    path = os.path.join(examples_dir, f"{name}.py")
+    inputs = EXAMPLES[name](np.random.default_rng(seed))
+    cmd = [stitch, "dump", path, "--stage", "code", "--device", "cuda"] + type_arguments(inputs)
+    proc = subprocess.run(cmd, capture_output=True, text=True)
+    if proc.returncode != 0:
+        print(f"FAIL {name} [cuda code]: stitch dump exited {proc.returncode}\n{proc.stdout}{proc.stderr}")
+        return False
+    with tempfile.TemporaryDirectory() as tmp:
+        cu = os.path.join(tmp, f"{name}.cu")
+        with open(cu, "w") as f:
+            f.write(proc.stdout)
+        check = subprocess.run([checker, cu], capture_output=True, text=True)
+    if check.returncode == 77:
+        print(check.stdout.strip())
+        sys.exit(77)
+    ok = check.returncode == 0
+    print(f"{'ok  ' if ok else 'FAIL'} {name} [cuda code]: {check.stdout.strip() or check.stderr.strip()}")
+    return ok
 
 
 def check_stage_counts(name, stage, report):
@@ -149,9 +192,9 @@ def check_stage_counts(name, stage, report):
     return True
 
 
-def check_example(name, stitch, examples_dir, seed, mode):
+def check_example(name, stitch, examples_dir, seed, mode, device="cpu"):
     if mode == "compiled":
-        return check_example_at(name, stitch, examples_dir, seed, None)
+        return check_example_at(name, stitch, examples_dir, seed, None, device)
     return all([check_example_at(name, stitch, examples_dir, seed, stage) for stage in STAGES])
 
 
@@ -173,8 +216,8 @@ def check_compiled_report(name, report):
     return True
 
 
-def check_example_at(name, stitch, examples_dir, seed, stage):
-    """stage None: compiled mode."""
+def check_example_at(name, stitch, examples_dir, seed, stage, device="cpu"):
+    """stage None: compiled mode (on `device`)."""
     path = os.path.join(examples_dir, f"{name}.py")
     rng = np.random.default_rng(seed)
     inputs = EXAMPLES[name](rng)
@@ -184,7 +227,8 @@ def check_example_at(name, stitch, examples_dir, seed, stage):
         out_path = os.path.join(tmp, "out.npz")
         # --check also interprets the graph before shape specialization and
         # fails on a difference: every example checks that pass too.
-        mode_args = ["--mode", "compiled"] if stage is None else ["--mode", "interp", "--stage", stage]
+        mode_args = ["--mode", "compiled", "--device", device] if stage is None else \
+            ["--mode", "interp", "--stage", stage]
         cmd = [stitch, "run", path] + mode_args + ["--check", "--json", "--outputs", out_path]
         stage = stage or "compiled"
         cmd += stitch_arguments(inputs, os.path.join(tmp, "in.npz"))
@@ -231,7 +275,13 @@ def main():
     parser.add_argument("--seed", type=int, help="reuse a seed printed by an earlier run")
     parser.add_argument("--mode", default="interp", choices=("interp", "compiled"),
                         help="stitch run --mode (interp: every stage; compiled: the whole pipeline)")
+    parser.add_argument("--device", default="cpu", choices=("cpu", "cuda"),
+                        help="with --mode compiled: stitch run --device")
+    parser.add_argument("--cuda-code", metavar="CHECKER",
+                        help="run nothing: compile each example's CUDA code with CHECKER")
     args = parser.parse_args()
+    if args.device != "cpu" and args.mode != "compiled":
+        parser.error("--device applies to --mode compiled")
 
     names = args.only or list(EXAMPLES)
     unknown = [n for n in names if n not in EXAMPLES]
@@ -240,7 +290,10 @@ def main():
         return 2
     seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(4), "little")
     print(f"seed {seed} (rerun with --seed {seed})")
-    results = [check_example(n, args.stitch, args.examples, seed, args.mode) for n in names]
+    if args.cuda_code:
+        results = [check_cuda_code(n, args.stitch, args.examples, seed, args.cuda_code) for n in names]
+    else:
+        results = [check_example(n, args.stitch, args.examples, seed, args.mode, args.device) for n in names]
     return 0 if all(results) else 1
 
 

@@ -43,6 +43,7 @@ api::Options compileOptions(const RunOptions& o) {
   options.mode = o.mode;
   options.stage = o.stage;
   options.threads = o.threads;
+  options.device = o.device;
   options.check = o.check;
   options.tune = o.tune;
   options.tuneProgress = o.tune && ::isatty(STDERR_FILENO);
@@ -98,6 +99,8 @@ std::string jsonReport(const RunOptions& o, const RunReport& r) {
   }
   j.endArray();
   j.key("kernels").value(r.runs.kernelCalls);  // the interpreter launches none
+  j.key("device").value(r.program.device);
+  j.key("host_syncs").value(r.runs.hostSyncs);
   j.key("time_ms").beginObject();
   j.key("median").value(r.runs.medianMs).key("min").value(r.runs.minMs);
   j.key("runs").value((int64_t)r.runs.timesMs.size());

@@ -40,6 +40,13 @@ api::Stage stageFrom(const std::string& text, const std::vector<api::Stage>& all
   throw userError("--stage expects one of ", allowedNames, ", got '", text, "'");
 }
 
+api::Device deviceFrom(const ParsedOptions& parsed) {
+  if (!parsed.has("device")) return api::Device::Cpu;
+  std::optional<api::Device> device = api::deviceFromName(parsed.get("device"));
+  if (!device) throw userError("--device expects cpu or cuda, got '", parsed.get("device"), "'");
+  return *device;
+}
+
 }  // namespace
 
 RunOptions parseRunOptions(const std::vector<std::string>& args) {
@@ -47,7 +54,7 @@ RunOptions parseRunOptions(const std::vector<std::string>& args) {
       {"fn"},           {"input", true, true}, {"inputs"}, {"outputs"},
       {"mode"},         {"stage"},             {"check", false}, {"bench"},
       {"seed"},         {"threads"},           {"json", false},   {"tune", false},
-      {"work", false},
+      {"work", false},  {"device"},
   };
   ParsedOptions parsed = parseOptions(args, defs, "run");
   RunOptions o;
@@ -76,6 +83,11 @@ RunOptions parseRunOptions(const std::vector<std::string>& args) {
   if (o.tune && o.mode != api::Mode::Compiled)
     throw userError("--tune applies to --mode compiled (it measures the kernels' schedules)");
   o.work = parsed.has("work");
+  o.device = deviceFrom(parsed);
+  if (o.device == api::Device::Cuda && o.mode != api::Mode::Compiled)
+    throw userError("--device cuda applies to --mode compiled (the interpreter runs on the CPU)");
+  if (o.device == api::Device::Cuda && o.tune)
+    throw userError("--tune measures CPU schedules; it does not apply to --device cuda");
   if (o.work && o.mode != api::Mode::Compiled)
     throw userError("--work applies to --mode compiled (it counts the kernels' operations)");
   if (parsed.has("inputs") && o.inputsFile.empty()) throw userError("--inputs needs a file name");
@@ -84,7 +96,7 @@ RunOptions parseRunOptions(const std::vector<std::string>& args) {
 }
 
 DumpOptions parseDumpOptions(const std::vector<std::string>& args) {
-  static const std::vector<OptionDef> defs = {{"fn"}, {"input", true, true}, {"stage"}};
+  static const std::vector<OptionDef> defs = {{"fn"}, {"input", true, true}, {"stage"}, {"device"}};
   ParsedOptions parsed = parseOptions(args, defs, "dump");
   DumpOptions o;
   o.help = parsed.help;
@@ -92,6 +104,7 @@ DumpOptions parseDumpOptions(const std::vector<std::string>& args) {
   o.file = fileArgument(parsed, "dump");
   o.fn = parsed.get("fn");
   o.inputs = inputSpecs(parsed);
+  o.device = deviceFrom(parsed);
   std::string stage = parsed.get("stage", "parsed");
   if (stage == "all") {
     o.stage = std::nullopt;

@@ -27,6 +27,7 @@ struct RunOptions {
   bool json = false;
   bool tune = false;  // measure the schedule candidates (compiled mode only)
   bool work = false;  // each kernel's static work estimate (compiled mode only)
+  api::Device device = api::Device::Cpu;
 };
 
 struct DumpOptions {
@@ -35,6 +36,7 @@ struct DumpOptions {
   std::string fn;
   std::vector<NamedInputSpec> inputs;
   std::optional<api::Stage> stage = api::Stage::Parsed;  // nullopt: all stages
+  api::Device device = api::Device::Cpu;
 };
 
 RunOptions parseRunOptions(const std::vector<std::string>& args);

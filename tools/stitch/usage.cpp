@@ -67,12 +67,19 @@ options:
                        model's choice; the choice is stored under
                        $STITCH_CACHE_DIR/tune and reused by the next --tune
                        run of the same program, inputs types and threads
+  --device DEVICE      cpu (default), or cuda: the generated kernels run on
+                       the first CUDA GPU (compiled by NVRTC, found as
+                       $STITCH_NVRTC or libnvrtc.so; cubins cached with the C
+                       kernels), copying their operands to the GPU and back
+                       per call; contractions and host ops run on the CPU.
+                       Without a CUDA driver or GPU: a one-line error, exit 1
   --work               compiled mode: each kernel's value operations per call
                        (data ALU ops and stores times their loops) next to
                        the same for its ops compiled each alone (op_work);
                        work far above op_work is fusion recomputing values
   --json               print one JSON object: mode, outputs, kernels (kernel
-                       calls per run), time_ms, compile (compiled mode: ms,
+                       calls per run), device, host_syncs (waits for the GPU
+                       per run), time_ms, compile (compiled mode: ms,
                        cache memory|disk|compiled, compiler), tune (with
                        --tune: groups, measured, from_cache), work (with
                        --work: kernel, kind, work, op_work), check (with
@@ -98,6 +105,8 @@ options:
                        source of the whole program (nothing is compiled);
                        all: every pass's output in order, with its time,
                        "(unchanged)" when a pass changed nothing
+  --device DEVICE      cpu (default), or cuda: stage code is the CUDA source
+                       (needs no GPU)
 )TXT";
 
 }  // namespace stitch::cli

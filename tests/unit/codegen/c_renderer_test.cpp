@@ -9,6 +9,7 @@
 #include "codegen/c_compiler.h"
 #include "codegen/kernel_cache.h"
 #include "codegen_test_util.h"
+#include "column_kernel.h"
 #include "common/error.h"
 #include "common/kernel_math.h"
 #include "kernel_builder.h"
@@ -376,19 +377,7 @@ TEST(CRenderer, ColumnKernelCombinesPartialsAfterTheGrid) {
   FreshCacheDir cache;
   const int64_t parts = 2 + (int64_t)(rng()() % 5), rows = parts * (50 + (int64_t)(rng()() % 200)),
                 cols = 1 + (int64_t)(rng()() % 4);
-  testing::KernelSpec k({cols}, "column_sum");
-  k.output(DType::f32, {cols});
-  k.input(DType::f32, {rows, cols});
-  ThreadGraph& tg = k.tg();
-  int r = tg.newReduceVar(rows);
-  int j = tg.iterVar(0);
-  int x = tg.load(0, DType::f32, tg.flatIndex({r, j}, {rows, cols}));
-  int sum = tg.reduce(ReduceOp::Sum, DType::f64, tg.cast(x, DType::f64), {r});
-  tg.store(0, tg.cast(sum, DType::f32));
-  k.loops({{0}}, cols);
-  ASSERT_TRUE(columnFromSchedule(k.kernel.block, Schedule{0, parts, SchedType::Column}, rows));
-  EXPECT_EQ(k.kernel.block.grid, std::vector<int64_t>{parts});
-  KernelUOps uops = linearize(k.kernel);
+  KernelUOps uops = columnSum(parts, rows, cols);
   std::string source = renderC({uops});
   EXPECT_NE(source.find("column_sum_after"), std::string::npos);
   auto lib = loadCompiled(source);

@@ -1,0 +1,197 @@
+#include "runtime/cuda_device.h"
+
+#include <dlfcn.h>
+
+#include <algorithm>
+
+#include "common/error.h"
+
+namespace stitch {
+
+// The driver API's entry points used here (cuda.h; CUresult is an int enum,
+// 0 is success; handles are pointers, device pointers 64-bit integers).
+struct CudaDevice::Api {
+  void* handle = nullptr;
+  std::string failure;
+  int (*init)(unsigned) = nullptr;
+  int (*deviceGetCount)(int*) = nullptr;
+  int (*deviceGet)(int*, int) = nullptr;
+  int (*deviceGetName)(char*, int, int) = nullptr;
+  int (*deviceGetAttribute)(int*, int, int) = nullptr;
+  int (*primaryCtxRetain)(void**, int) = nullptr;
+  int (*ctxSetCurrent)(void*) = nullptr;
+  int (*memAlloc)(CudaPointer*, size_t) = nullptr;
+  int (*memFree)(CudaPointer) = nullptr;
+  int (*memcpyHtoD)(CudaPointer, const void*, size_t) = nullptr;
+  int (*memcpyDtoH)(void*, CudaPointer, size_t) = nullptr;
+  int (*moduleLoadData)(void**, const void*) = nullptr;
+  int (*moduleUnload)(void*) = nullptr;
+  int (*moduleGetFunction)(void**, void*, const char*) = nullptr;
+  int (*launchKernel)(void*, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, void*, void**,
+                      void**) = nullptr;
+  int (*getErrorString)(int, const char**) = nullptr;
+};
+
+namespace {
+
+// CUdevice_attribute values.
+constexpr int kAttrSharedMemoryPerBlock = 8;
+constexpr int kAttrComputeCapabilityMajor = 75;
+constexpr int kAttrComputeCapabilityMinor = 76;
+
+template <typename F>
+bool bind(void* handle, const char* name, F*& fn) {
+  fn = reinterpret_cast<F*>(::dlsym(handle, name));
+  return fn != nullptr;
+}
+
+const CudaDevice::Api& driverApi() {
+  static const CudaDevice::Api* loaded = [] {
+    auto* a = new CudaDevice::Api();  // never unloaded: modules may outlive statics
+    a->handle = ::dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (!a->handle) {
+      a->failure = "no CUDA driver (libcuda.so.1 not found)";
+      return a;
+    }
+    bool ok = bind(a->handle, "cuInit", a->init) && bind(a->handle, "cuDeviceGetCount", a->deviceGetCount) &&
+              bind(a->handle, "cuDeviceGet", a->deviceGet) && bind(a->handle, "cuDeviceGetName", a->deviceGetName) &&
+              bind(a->handle, "cuDeviceGetAttribute", a->deviceGetAttribute) &&
+              bind(a->handle, "cuDevicePrimaryCtxRetain", a->primaryCtxRetain) &&
+              bind(a->handle, "cuCtxSetCurrent", a->ctxSetCurrent) &&
+              bind(a->handle, "cuMemAlloc_v2", a->memAlloc) && bind(a->handle, "cuMemFree_v2", a->memFree) &&
+              bind(a->handle, "cuMemcpyHtoD_v2", a->memcpyHtoD) && bind(a->handle, "cuMemcpyDtoH_v2", a->memcpyDtoH) &&
+              bind(a->handle, "cuModuleLoadData", a->moduleLoadData) &&
+              bind(a->handle, "cuModuleUnload", a->moduleUnload) &&
+              bind(a->handle, "cuModuleGetFunction", a->moduleGetFunction) &&
+              bind(a->handle, "cuLaunchKernel", a->launchKernel) &&
+              bind(a->handle, "cuGetErrorString", a->getErrorString);
+    if (!ok) a->failure = "the CUDA driver lacks driver API functions";
+    if (ok && a->init(0) != 0) {
+      ok = false;
+      a->failure = "the CUDA driver does not initialize (no GPU, or the driver does not match the kernel module)";
+    }
+    int count = 0;
+    if (ok && (a->deviceGetCount(&count) != 0 || count == 0)) {
+      ok = false;
+      a->failure = "no CUDA GPU";
+    }
+    if (!ok) {
+      ::dlclose(a->handle);
+      a->handle = nullptr;
+    }
+    return a;
+  }();
+  return *loaded;
+}
+
+std::string errorText(const CudaDevice::Api& api, int result) {
+  const char* text = nullptr;
+  if (api.getErrorString && api.getErrorString(result, &text) == 0 && text) return text;
+  return "CUDA error " + std::to_string(result);
+}
+
+// A loaded cubin.
+class CudaModule final : public GpuModule {
+ public:
+  CudaModule(const CudaDevice::Api* api, void* module) : api_(api), module_(module) {}
+  ~CudaModule() override { api_->moduleUnload(module_); }
+  CudaModule(const CudaModule&) = delete;
+  CudaModule& operator=(const CudaModule&) = delete;
+  void* function(const std::string& name) const override {
+    void* fn = nullptr;
+    if (api_->moduleGetFunction(&fn, module_, name.c_str()) != 0 || !fn)
+      throw InternalError("CUDA module has no kernel '" + name + "'");
+    return fn;
+  }
+
+ private:
+  const CudaDevice::Api* api_;
+  void* module_;
+};
+
+}  // namespace
+
+CudaDevice& CudaDevice::get() {
+  static CudaDevice* device = [] {
+    const Api& api = driverApi();
+    if (!api.handle) throw RuntimeFailure("CUDA: " + api.failure + "; run with --device cpu");
+    auto* d = new CudaDevice();  // never destroyed: kernels may run during static destruction
+    d->api_ = &api;
+    int dev = 0;
+    d->check(api.deviceGet(&dev, 0), "cuDeviceGet");
+    char name[256] = {};
+    d->check(api.deviceGetName(name, sizeof name - 1, dev), "cuDeviceGetName");
+    d->name_ = name;
+    int major = 0, minor = 0, shared = 0;
+    d->check(api.deviceGetAttribute(&major, kAttrComputeCapabilityMajor, dev), "cuDeviceGetAttribute");
+    d->check(api.deviceGetAttribute(&minor, kAttrComputeCapabilityMinor, dev), "cuDeviceGetAttribute");
+    d->check(api.deviceGetAttribute(&shared, kAttrSharedMemoryPerBlock, dev), "cuDeviceGetAttribute");
+    d->arch_ = 10 * major + minor;
+    d->sharedPerBlock_ = shared;
+    d->check(api.primaryCtxRetain(&d->context_, dev), "cuDevicePrimaryCtxRetain");
+    return d;
+  }();
+  device->check(device->api_->ctxSetCurrent(device->context_), "cuCtxSetCurrent");
+  return *device;
+}
+
+void CudaDevice::check(int result, const char* what) const {
+  if (result != 0) throw RuntimeFailure(std::string("CUDA: ") + what + " failed: " + errorText(*api_, result));
+}
+
+CudaPointer CudaDevice::allocate(size_t bytes) {
+  bytes = std::max<size_t>((bytes + 255) / 256 * 256, 256);
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (auto it = free_.lower_bound(bytes); it != free_.end() && it->first <= 2 * bytes) {
+    CudaPointer p = it->second;
+    free_.erase(it);
+    return p;
+  }
+  CudaPointer p = 0;
+  int result = api_->memAlloc(&p, bytes);
+  if (result != 0 && !free_.empty()) {  // out of memory with blocks cached: give them back, try again
+    for (auto& [size, block] : free_) {
+      api_->memFree(block);
+      sizes_.erase(block);
+    }
+    free_.clear();
+    result = api_->memAlloc(&p, bytes);
+  }
+  check(result, "cuMemAlloc");
+  sizes_[p] = bytes;
+  return p;
+}
+
+void CudaDevice::release(CudaPointer p) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto it = sizes_.find(p);
+  STITCH_ASSERT(it != sizes_.end(), "releasing device memory that was not allocated here");
+  free_.emplace(it->second, p);
+}
+
+void CudaDevice::copyToDevice(CudaPointer dst, const void* src, size_t bytes) {
+  if (bytes) check(api_->memcpyHtoD(dst, src, bytes), "cuMemcpyHtoD");
+}
+
+void CudaDevice::copyToHost(void* dst, CudaPointer src, size_t bytes) {
+  if (bytes) check(api_->memcpyDtoH(dst, src, bytes), "cuMemcpyDtoH");
+}
+
+std::string CudaDevice::name() const { return name_ + " (sm_" + std::to_string(arch_) + ")"; }
+
+std::unique_ptr<GpuModule> CudaDevice::load(const std::string& cudaSource, CubinStats* stats) {
+  const std::string cubin = compileCuda(cudaSource, arch_, stats);
+  void* module = nullptr;
+  check(api_->moduleLoadData(&module, cubin.data()), "cuModuleLoadData");
+  return std::make_unique<CudaModule>(api_, module);
+}
+
+void CudaDevice::launch(void* function, int64_t blocks, int threads, const void* arg, size_t bytes) {
+  STITCH_ASSERT(blocks >= 1 && blocks < (int64_t(1) << 31) && bytes > 0, "launch of ", blocks, " blocks");
+  void* params[] = {const_cast<void*>(arg)};
+  check(api_->launchKernel(function, (unsigned)blocks, 1, 1, (unsigned)threads, 1, 1, 0, nullptr, params, nullptr),
+        "cuLaunchKernel");
+}
+
+
+}  // namespace stitch

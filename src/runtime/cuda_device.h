@@ -1,0 +1,51 @@
+// The first CUDA GPU, through the CUDA driver API loaded with dlopen at run
+// time (libcuda.so.1): the project builds and runs without CUDA, and only
+// `--device cuda` needs a driver and a GPU. Kernels are compiled by NVRTC
+// (codegen/nvrtc_compiler.h) for the device's architecture.
+//
+// Device memory comes from a caching allocator: freed blocks are kept by
+// size and handed out again, so a program's steady state allocates nothing
+// from the driver (cuMemAlloc synchronizes the device and costs about as
+// much as a small kernel).
+#pragma once
+#include <map>
+#include <mutex>
+
+#include "runtime/gpu_device.h"
+
+namespace stitch {
+
+class CudaDevice final : public GpuDevice {
+ public:
+  // The process's device 0, initialized on first use. RuntimeFailure with
+  // one line that suggests --device cpu when there is no driver or no GPU.
+  static CudaDevice& get();
+
+  std::string name() const override;
+  int arch() const override { return arch_; }
+  int64_t sharedMemoryPerBlock() const { return sharedPerBlock_; }
+
+  CudaPointer allocate(size_t bytes) override;
+  void release(CudaPointer p) override;
+  void copyToDevice(CudaPointer dst, const void* src, size_t bytes) override;
+  void copyToHost(void* dst, CudaPointer src, size_t bytes) override;
+  std::unique_ptr<GpuModule> load(const std::string& cudaSource, CubinStats* stats) override;
+  void launch(void* function, int64_t blocks, int threads, const void* arg, size_t bytes) override;
+
+  struct Api;
+
+ private:
+  CudaDevice() = default;
+  void check(int result, const char* what) const;
+
+  const Api* api_ = nullptr;
+  void* context_ = nullptr;
+  std::string name_;
+  int arch_ = 0;
+  int64_t sharedPerBlock_ = 0;
+  std::mutex mutex_;
+  std::map<CudaPointer, size_t> sizes_;      // live and cached blocks: their size
+  std::multimap<size_t, CudaPointer> free_;  // cached blocks by size
+};
+
+}  // namespace stitch

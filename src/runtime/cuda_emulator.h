@@ -1,0 +1,35 @@
+// The CUDA emulator: runs renderCuda's translation unit on the host CPU, so
+// that the CUDA path (renderer, launch geometry, the runtime's device
+// buffers) is tested where there is no GPU. The same text compiles as C
+// through the C kernel cache (its host branch: codegen/c_renderer.cpp
+// kCudaHeader); a launch runs the kernel once per emulated thread, the
+// blocks in order and each block's threads in a shuffled order that changes
+// from launch to launch, so a kernel whose threads depend on each other's
+// timing shows it. Device memory is host memory filled with 0xff bytes (NaN
+// floats), so an element a kernel should have written and did not shows.
+#pragma once
+#include <random>
+
+#include "runtime/gpu_device.h"
+
+namespace stitch {
+
+class CudaEmulator final : public GpuDevice {
+ public:
+  static CudaEmulator& get();
+
+  std::string name() const override { return "CUDA emulator (sm_90, host CPU)"; }
+  int arch() const override { return 90; }
+  CudaPointer allocate(size_t bytes) override;
+  void release(CudaPointer p) override;
+  void copyToDevice(CudaPointer dst, const void* src, size_t bytes) override;
+  void copyToHost(void* dst, CudaPointer src, size_t bytes) override;
+  std::unique_ptr<GpuModule> load(const std::string& cudaSource, CubinStats* stats) override;
+  void launch(void* function, int64_t blocks, int threads, const void* arg, size_t bytes) override;
+
+ private:
+  CudaEmulator() = default;
+  std::mt19937 order_{20261127};
+};
+
+}  // namespace stitch

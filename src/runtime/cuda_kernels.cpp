@@ -1,0 +1,71 @@
+#include "runtime/cuda_kernels.h"
+
+#include <cstring>
+
+#include "common/error.h"
+
+namespace stitch {
+
+namespace {
+
+// renderCuda's stitch_args, as the host lays it out.
+struct StitchArgs {
+  CudaPointer bufs[kCudaMaxBuffers];
+  StitchScalar params[kCudaMaxParams];
+};
+
+}  // namespace
+
+CudaKernels::CudaKernels(const std::vector<KernelUOps>& uops, const std::string& source)
+    : device_(gpuDevice()) {
+  module_ = device_.load(source, &stats_);
+  for (const KernelUOps& k : uops) {
+    Entry e;
+    e.launch = cudaLaunchOf(k);
+    e.main = module_->function(k.name);
+    if (e.launch.after) e.after = module_->function(k.name + "_after");
+    kernels_.emplace(k.name, e);
+  }
+}
+
+void CudaKernels::call(const std::string& name, void* const* bufs, const size_t* bytes, size_t count, size_t outputs,
+                       const StitchScalar* params, size_t paramCount) {
+  auto it = kernels_.find(name);
+  STITCH_ASSERT(it != kernels_.end(), "no CUDA kernel ", name);
+  const Entry& e = it->second;
+  const size_t scratch = e.launch.sharedScratchBytes.size() + (e.launch.arenaBytesPerBlock > 0 ? 1 : 0);
+  STITCH_ASSERT(count + scratch <= (size_t)kCudaMaxBuffers && paramCount <= (size_t)kCudaMaxParams, "kernel ", name,
+                " has ", count + scratch, " buffers and ", paramCount, " parameters");
+  StitchArgs args;
+  std::memset(&args, 0, sizeof args);
+  std::vector<CudaPointer> held;
+  auto take = [&](size_t n) {
+    held.push_back(device_.allocate(n));
+    return held.back();
+  };
+  try {
+    for (size_t i = 0; i < count; ++i) {
+      args.bufs[i] = take(bytes[i]);
+      if (i >= outputs) device_.copyToDevice(args.bufs[i], bufs[i], bytes[i]);
+    }
+    size_t slot = count;
+    for (int64_t b : e.launch.sharedScratchBytes) args.bufs[slot++] = take((size_t)b);
+    if (e.launch.arenaBytesPerBlock > 0) args.bufs[slot++] = take(size_t(e.launch.arenaBytesPerBlock * e.launch.threads));
+    for (size_t i = 0; i < paramCount; ++i) args.params[i] = params[i];
+    const int threads = (int)std::min<int64_t>(e.launch.threads, kThreadsPerBlock);
+    device_.launch(e.main, (e.launch.threads + threads - 1) / threads, threads, &args, sizeof args);
+    ++launches_;
+    if (e.after) {
+      device_.launch(e.after, 1, 1, &args, sizeof args);
+      ++launches_;
+    }
+    for (size_t i = 0; i < outputs; ++i) device_.copyToHost(bufs[i], args.bufs[i], bytes[i]);
+    ++syncs_;
+  } catch (...) {
+    for (CudaPointer p : held) device_.release(p);
+    throw;
+  }
+  for (CudaPointer p : held) device_.release(p);
+}
+
+}  // namespace stitch

@@ -1,0 +1,53 @@
+// What the runtime's CUDA path (runtime/cuda_kernels.h) runs kernels on:
+// the first CUDA GPU through the driver API (runtime/cuda_device.h), or,
+// with STITCH_CUDA_EMULATOR=1 in the environment, the CUDA emulator
+// (runtime/cuda_emulator.h), which runs the same CUDA translation unit on
+// the host CPU. The emulator is how the CUDA renderer's output, its launch
+// geometry and the runtime's device path are tested on machines without a
+// GPU (CI).
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "codegen/nvrtc_compiler.h"
+
+namespace stitch {
+
+using CudaPointer = uint64_t;  // a device address (CUdeviceptr)
+
+// A loaded CUDA translation unit.
+class GpuModule {
+ public:
+  virtual ~GpuModule() = default;
+  // The kernel's handle; InternalError when the module has no such kernel.
+  virtual void* function(const std::string& name) const = 0;
+};
+
+class GpuDevice {
+ public:
+  virtual ~GpuDevice() = default;
+  virtual std::string name() const = 0;  // "NVIDIA H200 (sm_90)"
+  virtual int arch() const = 0;          // 10 * major + minor
+
+  // At least `bytes` of device memory (never null: 1 byte for 0).
+  virtual CudaPointer allocate(size_t bytes) = 0;
+  virtual void release(CudaPointer p) = 0;
+  virtual void copyToDevice(CudaPointer dst, const void* src, size_t bytes) = 0;
+  // Waits for the kernels launched before it.
+  virtual void copyToHost(void* dst, CudaPointer src, size_t bytes) = 0;
+
+  // Compiles (or finds in the kernel cache) and loads renderCuda's output.
+  virtual std::unique_ptr<GpuModule> load(const std::string& cudaSource, CubinStats* stats) = 0;
+  // Launches `function` on `blocks` blocks of `threads` threads, its one
+  // argument passed by value (`bytes` at `arg`).
+  virtual void launch(void* function, int64_t blocks, int threads, const void* arg, size_t bytes) = 0;
+};
+
+// The emulator when STITCH_CUDA_EMULATOR is set (not "0"), else the GPU;
+// RuntimeFailure with one line that suggests --device cpu when there is no
+// CUDA driver or no GPU.
+GpuDevice& gpuDevice();
+
+}  // namespace stitch

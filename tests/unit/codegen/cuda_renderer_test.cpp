@@ -1,0 +1,150 @@
+// renderCuda: the C-family printer's CUDA target. Golden text for a grid
+// kernel, the launch each kind of kernel needs (cudaLaunchOf), and NVRTC
+// accepting what it prints for sm_80 and sm_90 (skipped where NVRTC is
+// missing; scripts/common.sh installs it for the test suite).
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "codegen/c_renderer.h"
+#include "codegen/nvrtc_compiler.h"
+#include "codegen_test_util.h"
+#include "column_kernel.h"
+#include "kernel_builder.h"
+
+namespace stitch {
+namespace {
+
+using namespace codegentest;
+
+// out[i] = a[i] * b[i] over 1000 f32 elements in blocks of 256.
+KernelUOps multiply() {
+  KernelBuilder b("mul_f32");
+  int out = b.global(0, DType::f32, true);
+  int x = b.global(1, DType::f32, false);
+  int y = b.global(2, DType::f32, false);
+  int g = b.special("gidx0", 4);
+  int start = b.alu(AluOp::Mul, DType::i64, {g, b.i64(256)});
+  int end = b.alu(AluOp::Min, DType::i64, {b.alu(AluOp::Add, DType::i64, {start, b.i64(256)}), b.i64(1000)});
+  int i = b.loop(start, end);
+  b.store(out, i, b.alu(AluOp::Mul, DType::f32, {b.load(x, i), b.load(y, i)}));
+  b.endLoop(i);
+  return b.kernel();
+}
+
+// The kernel's text after the prelude.
+std::string kernelText(const std::string& source, const std::string& name) {
+  size_t at = source.find("STITCH_KERNEL void " + name + "(");
+  return at == std::string::npos ? "" : source.substr(at);
+}
+
+void expectCompiles(const std::string& source) {
+  std::string why;
+  if (!nvrtcAvailable(&why)) GTEST_SKIP() << why;
+  for (int arch : {80, 90}) EXPECT_NO_THROW(compileCudaUncached(source, arch, {}, "test.cu")) << "sm_" << arch;
+}
+
+// A thread per grid block, guarded; buffers and scalars from stitch_args.
+TEST(CudaRenderer, GridKernelGolden) {
+  const std::string source = renderCuda({multiply()});
+  EXPECT_EQ(kernelText(source, "mul_f32"),
+            "STITCH_KERNEL void mul_f32(const stitch_args args) {\n"
+            "  void* const* bufs = args.bufs;\n"
+            "  const stitch_scalar* params = args.params;\n"
+            "  float* restrict data0 = (float*)bufs[0];\n"
+            "  const float* restrict data1 = (const float*)bufs[1];\n"
+            "  const float* restrict data2 = (const float*)bufs[2];\n"
+            "  const int64_t gidx0 = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;\n"
+            "  if (gidx0 < 4) {\n"
+            "    const int64_t v5 = (int64_t)((uint64_t)gidx0 * (uint64_t)256);\n"
+            "    const int64_t v6 = (int64_t)((uint64_t)v5 + (uint64_t)256);\n"
+            "    const int64_t v8 = v6 < 1000 ? v6 : 1000;\n"
+            "    for (int64_t loop9 = v5; loop9 < v8; ++loop9) {\n"
+            "      const float v10 = data1[loop9];\n"
+            "      const float v11 = data2[loop9];\n"
+            "      const float v12 = v10 * v11;\n"
+            "      data0[loop9] = v12;\n"
+            "    }\n"
+            "  }\n"
+            "}\n");
+  // No host glue; the C library only for the emulator's host compile.
+  EXPECT_EQ(source.find("stitch_run_blocks"), std::string::npos);
+  EXPECT_LT(source.find("#include"), source.find("#endif"));
+  EXPECT_EQ(source.rfind("#ifdef __CUDACC_RTC__\ntypedef signed char int8_t;", 0), 0u)
+      << "the C types NVRTC lacks come first";
+  CudaLaunch launch = cudaLaunchOf(multiply());
+  EXPECT_EQ(launch.threads, 4);
+  EXPECT_FALSE(launch.after);
+  EXPECT_TRUE(launch.sharedScratchBytes.empty());
+  EXPECT_EQ(launch.arenaBytesPerBlock, 0);
+  expectCompiles(source);
+}
+
+// A Column kernel's partials live in scratch the caller adds after the
+// kernel's buffers; its combine is NAME_after, launched on one thread.
+TEST(CudaRenderer, ColumnKernelCombinesInAKernelOfItsOwn) {
+  const int64_t parts = 2 + (int64_t)(rng()() % 5), rows = parts * 64, cols = 3;
+  KernelUOps uops = columnSum(parts, rows, cols);
+  const std::string source = renderCuda({uops});
+  EXPECT_NE(kernelText(source, "column_sum"), "");
+  EXPECT_NE(kernelText(source, "column_sum_after"), "");
+  CudaLaunch launch = cudaLaunchOf(uops);
+  EXPECT_EQ(launch.threads, parts);
+  EXPECT_TRUE(launch.after);
+  ASSERT_EQ(launch.sharedScratchBytes.size(), 1u);
+  EXPECT_GE(launch.sharedScratchBytes[0], parts * cols * 4);
+  expectCompiles(source);
+}
+
+// A block-local buffer over 4 KiB is the block's slice of the arena buffer
+// (a thread's local arrays are reserved for every resident thread).
+TEST(CudaRenderer, LargeBlockLocalBuffersAreArenaSlices) {
+  KernelBuilder b("staged");
+  int out = b.global(0, DType::f32, true);
+  int x = b.global(1, DType::f32, false);
+  int g = b.special("gidx0", 3);
+  UOp def = makeUOp(UOpKind::DefineLocal, DType::f32);
+  def.ival = 2048;
+  def.name = "stage";
+  int stage = b.g().add(def, false);
+  int base = b.alu(AluOp::Mul, DType::i64, {g, b.i64(2048)});
+  int k = b.loop(b.i64(0), b.i64(2048));
+  b.store(stage, k, b.load(x, b.alu(AluOp::Add, DType::i64, {base, k})));
+  b.endLoop(k);
+  int k2 = b.loop(b.i64(0), b.i64(2048));
+  b.store(out, b.alu(AluOp::Add, DType::i64, {base, k2}), b.load(stage, b.alu(AluOp::Sub, DType::i64, {b.i64(2047), k2})));
+  b.endLoop(k2);
+  const std::string source = renderCuda({b.kernel()});
+  EXPECT_NE(source.find("float* restrict stage = (float*)((char*)bufs[2] + gidx0 * 8192 + 0);"), std::string::npos)
+      << source;
+  CudaLaunch launch = cudaLaunchOf(b.kernel());
+  EXPECT_EQ(launch.arenaBytesPerBlock, 8192);
+  EXPECT_EQ(renderC({b.kernel()}).find("stitch_arena("), std::string::npos) << "on the CPU it stays on the stack";
+  expectCompiles(source);
+}
+
+// A lane sum folds in one thread's registers, in the order of the C one.
+TEST(CudaRenderer, LaneSumsFoldWithoutVectorExtensions) {
+  KernelBuilder b("lanes");
+  int out = b.global(0, DType::f32, true);
+  int x = b.global(1, DType::f32, false);
+  UOp def = makeUOp(UOpKind::DefineLocal, DType::f32);
+  def.ival = 16;
+  int lanes = b.g().add(def, false);
+  int k = b.loop(b.i64(0), b.i64(16));
+  b.store(lanes, k, b.load(x, k));
+  b.endLoop(k);
+  UOp fold = makeUOp(UOpKind::FoldLanes, DType::f32, {lanes});
+  fold.ival = 16;
+  fold.alu = AluOp::Add;
+  b.store(out, b.i64(0), b.g().add(fold));
+  const std::string source = renderCuda({b.kernel()});
+  EXPECT_EQ(source.find("vector_size"), std::string::npos);
+  EXPECT_NE(source.find("static __device__ inline float stitch_lane_sum16_f32(const float* lanes)"), std::string::npos);
+  EXPECT_EQ(cudaLaunchOf(b.kernel()).threads, 1);
+  expectCompiles(source);
+}
+
+}  // namespace
+}  // namespace stitch
