@@ -1,5 +1,6 @@
 #include "runtime/cuda_kernels.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "common/error.h"
@@ -28,8 +29,8 @@ CudaKernels::CudaKernels(const std::vector<KernelUOps>& uops, const std::string&
   }
 }
 
-void CudaKernels::call(const std::string& name, void* const* bufs, const size_t* bytes, size_t count, size_t outputs,
-                       const StitchScalar* params, size_t paramCount) {
+void CudaKernels::launch(const std::string& name, const CudaPointer* bufs, size_t count, const StitchScalar* params,
+                         size_t paramCount) {
   auto it = kernels_.find(name);
   STITCH_ASSERT(it != kernels_.end(), "no CUDA kernel ", name);
   const Entry& e = it->second;
@@ -38,20 +39,17 @@ void CudaKernels::call(const std::string& name, void* const* bufs, const size_t*
                 " has ", count + scratch, " buffers and ", paramCount, " parameters");
   StitchArgs args;
   std::memset(&args, 0, sizeof args);
+  std::copy(bufs, bufs + count, args.bufs);
+  std::copy(params, params + paramCount, args.params);
+  // The scratch goes back right after the launch: the allocator hands a
+  // block out again only to later work on the same stream, which runs
+  // after this kernel.
   std::vector<CudaPointer> held;
-  auto take = [&](size_t n) {
-    held.push_back(device_.allocate(n));
-    return held.back();
-  };
+  size_t slot = count;
+  for (int64_t b : e.launch.sharedScratchBytes) held.push_back(args.bufs[slot++] = device_.allocate((size_t)b));
+  if (e.launch.arenaBytesPerBlock > 0)
+    held.push_back(args.bufs[slot++] = device_.allocate(size_t(e.launch.arenaBytesPerBlock * e.launch.threads)));
   try {
-    for (size_t i = 0; i < count; ++i) {
-      args.bufs[i] = take(bytes[i]);
-      if (i >= outputs) device_.copyToDevice(args.bufs[i], bufs[i], bytes[i]);
-    }
-    size_t slot = count;
-    for (int64_t b : e.launch.sharedScratchBytes) args.bufs[slot++] = take((size_t)b);
-    if (e.launch.arenaBytesPerBlock > 0) args.bufs[slot++] = take(size_t(e.launch.arenaBytesPerBlock * e.launch.threads));
-    for (size_t i = 0; i < paramCount; ++i) args.params[i] = params[i];
     const int threads = (int)std::min<int64_t>(e.launch.threads, kThreadsPerBlock);
     device_.launch(e.main, (e.launch.threads + threads - 1) / threads, threads, &args, sizeof args);
     ++launches_;
@@ -59,8 +57,6 @@ void CudaKernels::call(const std::string& name, void* const* bufs, const size_t*
       device_.launch(e.after, 1, 1, &args, sizeof args);
       ++launches_;
     }
-    for (size_t i = 0; i < outputs; ++i) device_.copyToHost(bufs[i], args.bufs[i], bytes[i]);
-    ++syncs_;
   } catch (...) {
     for (CudaPointer p : held) device_.release(p);
     throw;

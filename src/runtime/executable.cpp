@@ -15,6 +15,7 @@
 #include "runtime/contraction_kernel.h"
 #include "runtime/copy_kernels.h"
 #include "runtime/cuda_kernels.h"
+#include "runtime/device_values.h"
 #include "runtime/host_ops.h"
 #include "runtime/in_place_assign.h"
 #include "runtime/loop_kernel.h"
@@ -362,12 +363,16 @@ class ProgramRun {
         env_(program.slots_.size()),
         bound_(program.slots_.size(), 0),
         writable_(std::move(writable)),
-        timeKernels_(timeKernels) {}
+        timeKernels_(timeKernels) {
+    if (program.cuda_)
+      device_ = std::make_unique<DeviceValues>(gpuDevice(), program.slots_.size(), program.pureGraph_);
+  }
 
   int64_t kernelCalls() const { return kernelCalls_; }
   int64_t inPlaceAssigns() const { return inPlaceAssigns_; }
   int64_t inPlaceAppends() const { return inPlaceAppends_; }
   int64_t hostIterations() const { return hostIterations_; }
+  int64_t hostSyncs() const { return device_ ? device_->hostSyncs() : 0; }
   double kernelMs() const { return kernelNs_ * 1e-6; }
 
   IValueList runBlock(const Block* block, IValueList params) {
@@ -409,10 +414,14 @@ class ProgramRun {
     std::chrono::steady_clock::time_point start_;
   };
 
-  // The value's slot when it is bound; null when it is not.
+  // The value's slot when it is bound; null when it is not. A tensor a
+  // kernel wrote on the device is read back first: the host reads values
+  // through here.
   IValue* find(const Value* v) {
     size_t slot = p_.slots_.of(v);
-    return bound_[slot] ? &env_[slot] : nullptr;
+    if (!bound_[slot]) return nullptr;
+    if (device_ && env_[slot].isTensor()) device_->readOnHost(slot, env_[slot].toTensor());
+    return &env_[slot];
   }
   const IValue* find(const Value* v) const { return const_cast<ProgramRun*>(this)->find(v); }
 
@@ -424,6 +433,7 @@ class ProgramRun {
 
   void bind(const Value* v, IValue value) {
     size_t slot = p_.slots_.of(v);
+    if (device_) device_->forget(slot);
     env_[slot] = std::move(value);
     bound_[slot] = 1;
   }
@@ -432,6 +442,7 @@ class ProgramRun {
   // the pool).
   void unbind(const Value* v) {
     size_t slot = p_.slots_.of(v);
+    if (device_) device_->forget(slot);
     env_[slot] = IValue();
     bound_[slot] = 0;
   }
@@ -663,7 +674,8 @@ class ProgramRun {
   // loop calls small kernels thousands of times, and each vector (and each
   // copied Tensor's shape) was an allocation per call.
   void callGenerated(const Kernel& k, KernelFunction fn) {
-    STITCH_ASSERT(fn || p_.cuda_, "kernel ", k.name, " has no loaded code");
+    if (device_) return callOnDevice(k);
+    STITCH_ASSERT(fn, "kernel ", k.name, " has no loaded code");
     const size_t nOut = k.outputs.size();
     bufs_.assign(nOut + k.inputs.size(), nullptr);
     denseCopies_.clear();
@@ -684,14 +696,7 @@ class ProgramRun {
         bufs_[nOut + i] = denseCopies_.back().rawData();
       }
     }
-    params_.resize(k.params.size());
-    for (size_t i = 0; i < k.params.size(); ++i) {
-      const IValue& value = lookup(k.params[i]);
-      if (k.params[i]->type()->kind() == TypeKind::Float)
-        params_[i].f = value.toDouble();
-      else
-        params_[i].i = value.toInt();
-    }
+    setParams(k);
     outputs_.clear();
     bool anyElement = false;
     for (size_t i = 0; i < nOut; ++i) {
@@ -700,19 +705,59 @@ class ProgramRun {
       anyElement |= outputs_.back().numel() > 0;
       bufs_[i] = outputs_.back().rawData();
     }
-    if (anyElement && p_.cuda_) {
-      std::vector<size_t> bytes;
-      auto size = [](const Tensor& t) { return size_t(t.numel()) * dtypeSize(t.dtype()); };
-      for (size_t i = 0; i < nOut; ++i) bytes.push_back(size(outputs_[i]));
-      for (const Value* v : k.inputs) bytes.push_back(size(lookup(v).toTensor()));
-      KernelClock clock(*this);
-      p_.cuda_->call(k.name, bufs_.data(), bytes.data(), bytes.size(), nOut, params_.data(), params_.size());
-    } else if (anyElement) {
+    if (anyElement) {
       KernelClock clock(*this);
       fn(bufs_.data(), params_.data(), p_.callThreads_[&k - p_.plan_.kernels.kernels.data()]);
     }
     denseCopies_.clear();
     for (size_t i = 0; i < nOut; ++i) bind(k.outputs[i], std::move(outputs_[i]));
+    outputs_.clear();
+  }
+
+  void setParams(const Kernel& k) {
+    params_.resize(k.params.size());
+    for (size_t i = 0; i < k.params.size(); ++i) {
+      const IValue& value = lookup(k.params[i]);
+      if (k.params[i]->type()->kind() == TypeKind::Float)
+        params_[i].f = value.toDouble();
+      else
+        params_[i].i = value.toInt();
+    }
+  }
+
+  // A graph-defined kernel on the GPU: operands in device memory
+  // (DeviceValues), outputs left there until the host reads them.
+  void callOnDevice(const Kernel& k) {
+    const size_t nOut = k.outputs.size();
+    deviceBufs_.assign(nOut + k.inputs.size(), 0);
+    for (size_t i = 0; i < k.inputs.size(); ++i) {
+      const Value* v = k.inputs[i];
+      const size_t slot = p_.slots_.of(v);
+      STITCH_ASSERT(bound_[slot], "value %", v->debugName(), " used before it is defined");
+      const IValue& value = env_[slot];  // not find(): a value already on the device stays there
+      if (!value.isTensor() || !matchesStaticType(value.toTensor(), v)) {
+        device_->endCall();
+        return runNodesOnHost(k);
+      }
+      deviceBufs_[nOut + i] = device_->forKernel(slot, dense(value.toTensor()));
+    }
+    setParams(k);
+    outputs_.clear();
+    for (size_t i = 0; i < nOut; ++i) {
+      const Type& type = staticTensorType(k.outputs[i]);
+      outputs_.push_back(p_.pool_.allocate(*type.shape(), *type.dtype()));
+      deviceBufs_[i] = device_->allocate(size_t(outputs_.back().numel()) * dtypeSize(outputs_.back().dtype()));
+    }
+    {
+      KernelClock clock(*this);
+      p_.cuda_->launch(k.name, deviceBufs_.data(), deviceBufs_.size(), params_.data(), params_.size());
+    }
+    device_->endCall();
+    for (size_t i = 0; i < nOut; ++i) {
+      bind(k.outputs[i], std::move(outputs_[i]));
+      const size_t slot = p_.slots_.of(k.outputs[i]);
+      device_->written(slot, deviceBufs_[i], env_[slot].toTensor());
+    }
     outputs_.clear();
   }
 
@@ -771,6 +816,8 @@ class ProgramRun {
   int64_t kernelCalls_ = 0;
   // callGenerated's argument arrays, kept between calls.
   std::vector<void*> bufs_;
+  std::vector<CudaPointer> deviceBufs_;  // callOnDevice's
+  std::unique_ptr<DeviceValues> device_;  // on CUDA: the values' device copies
   std::vector<StitchScalar> params_;
   std::vector<Tensor> outputs_, denseCopies_;
   IValueList hostArgs_;  // callHost's
@@ -795,11 +842,10 @@ IValueList CompiledProgram::run(const IValueList& inputs, RunStats* stats) {
   pool_.releaseEscaped();
   int64_t reusesBefore = pool_.reuses();
   ProgramRun run(*this, stats && stats->timeKernels, writableArguments(inputs, writtenBack_));
-  const int64_t syncsBefore = cuda_ ? cuda_->hostSyncs() : 0;
   IValueList outputs = run.runBlock(graph_.top(), inputs);
   if (stats) {
     stats->kernelCalls = run.kernelCalls();
-    stats->hostSyncs = cuda_ ? cuda_->hostSyncs() - syncsBefore : 0;
+    stats->hostSyncs = run.hostSyncs();
     stats->buffersReused = pool_.reuses() - reusesBefore;
     stats->inPlaceAssigns = run.inPlaceAssigns();
     stats->inPlaceAppends = run.inPlaceAppends();

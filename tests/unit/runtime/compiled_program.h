@@ -26,9 +26,10 @@ struct Compiled {
 
 // Compiles function `fn` of `source` (imports prepended) for inputs given as
 // NAME=SPEC strings; the executable runs on `threads` threads, or on 1 to 3
-// chosen at random.
+// chosen at random; with `cuda`, its generated kernels on the CUDA device
+// (the emulator when STITCH_CUDA_EMULATOR is set).
 inline Compiled compileProgram(const std::string& source, const std::string& fn,
-                               const std::vector<std::string>& specs, int threads = 0) {
+                               const std::vector<std::string>& specs, int threads = 0, bool cuda = false) {
   std::string path = (std::filesystem::temp_directory_path() /
                       ("stitch-runtime-" + std::to_string(::getpid()) + "-" + fn + ".py"))
                          .string();
@@ -40,11 +41,13 @@ inline Compiled compileProgram(const std::string& source, const std::string& fn,
   PipelineOptions options;
   options.last = Stage::Code;
   options.keepParsed = true;
+  options.target = cuda ? RenderTarget::Cuda : RenderTarget::C;
   c.result = runPipeline(*c.program.module, c.program.entry.name, c.types, options, logger);
   ExecutableOptions eo;
   eo.pureGraph = c.result.functionalFallback.empty();
   eo.writtenBackInputs = c.result.writeBack.writtenBackInputs;  // as the API does
   eo.threads = threads > 0 ? threads : 1 + (int)(rng()() % 3);
+  eo.cuda = cuda;
   c.exe = Executable::build(*c.result.graph, std::move(c.result.code), eo);
   return c;
 }

@@ -1,6 +1,6 @@
 // The runtime's CUDA path on the CUDA emulator (runtime/cuda_emulator.h):
 // the buffers a kernel needs beyond its own (scratch shared by the blocks),
-// the part after the grid as a launch of its own, and outputs copied back.
+// the part after the grid as a launch of its own.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -9,9 +9,11 @@
 
 #include "../codegen/column_kernel.h"
 #include "../common/random.h"
+#include "compiled_program.h"
 #include "codegen/c_renderer.h"
 #include "runtime/cuda_emulator.h"
 #include "runtime/cuda_kernels.h"
+#include "runtime/device_values.h"
 
 namespace stitch {
 namespace {
@@ -29,15 +31,64 @@ TEST(CudaKernels, ColumnKernelRunsItsGridThenItsCombineOnTheEmulator) {
   EXPECT_EQ(&gpuDevice(), &CudaEmulator::get());
   std::vector<float> in((size_t)(rows * cols)), out((size_t)cols, 0.0f);
   for (float& x : in) x = (float)testing::randInt(-1000, 1000) / 64.0f;
-  void* bufs[] = {out.data(), in.data()};
-  const size_t bytes[] = {out.size() * 4, in.size() * 4};
-  kernels.call("column_sum", bufs, bytes, 2, 1, nullptr, 0);
+  GpuDevice& device = gpuDevice();
+  CudaPointer bufs[] = {device.allocate(out.size() * 4), device.allocate(in.size() * 4)};
+  device.copyToDevice(bufs[1], in.data(), in.size() * 4);
+  kernels.launch("column_sum", bufs, 2, nullptr, 0);
   EXPECT_EQ(kernels.launches(), 2) << "the grid, then the combine";
-  EXPECT_EQ(kernels.hostSyncs(), 1);
+  device.copyToHost(out.data(), bufs[0], out.size() * 4);
+  for (CudaPointer p : bufs) device.release(p);
   for (int64_t c = 0; c < cols; ++c) {
     double expected = 0;  // the values are exact in f32 and f64 alike
     for (int64_t r = 0; r < rows; ++r) expected += in[(size_t)(r * cols + c)];
     EXPECT_EQ(out[(size_t)c], (float)expected) << "column " << c;
+  }
+}
+
+// Kernel outputs stay on the device until the host reads them: here the
+// CPU's contractions read the two generated kernels' results (2 syncs);
+// the program's output comes from a contraction, already on the host.
+TEST(CudaKernels, OutputsStayOnTheDeviceUntilTheHostReadsThem) {
+  EmulatorEnv emulate;
+  rtest::Compiled c = rtest::compileProgram(
+      "def mlp(x: torch.Tensor, w: torch.Tensor, w2: torch.Tensor) -> torch.Tensor:\n"
+      "    h = x * torch.rsqrt((x * x).mean(dim=-1, keepdim=True) + 1e-6)\n"
+      "    y = h @ w\n"
+      "    return (torch.sigmoid(y) * y * 2.0) @ w2\n",
+      "mlp", {"x=f32[64,128]", "w=f32[128,256]", "w2=f32[256,96]"}, 2, true);
+  IValueList inputs = {rtest::uniformF32({64, 128}), rtest::uniformF32({128, 256}, -0.1, 0.1),
+                       rtest::uniformF32({256, 96}, -0.1, 0.1)};
+  RunStats stats = rtest::expectAgreesWithInterpreter(c, inputs, 1e-4);
+  EXPECT_EQ(stats.kernelCalls, 4);
+  EXPECT_EQ(stats.hostSyncs, 2);
+}
+
+// Resident: a value is uploaded once however many kernels read it, and a
+// kernel's output is read back once, when the host first reads it. Not
+// resident: outputs come back at once and uploads last one call.
+TEST(DeviceValues, ResidentValuesMoveOnlyWhenTheOtherSideNeedsThem) {
+  EmulatorEnv emulate;
+  GpuDevice& device = gpuDevice();
+  const int64_t n = testing::randInt(1, 1000);
+  Tensor input = rtest::uniformF32({n}), output = rtest::uniformF32({n});
+  for (bool resident : {true, false}) {
+    DeviceValues values(device, 2, resident);
+    CudaPointer in = values.forKernel(0, input);
+    EXPECT_EQ(values.forKernel(0, input) == in, resident) << "a second read uploads again only when not resident";
+    values.endCall();
+    // A "kernel": the input doubled, written on the device.
+    std::vector<float> doubled(input.data<float>(), input.data<float>() + n);
+    for (float& v : doubled) v *= 2;
+    CudaPointer out = values.allocate((size_t)n * 4);
+    device.copyToDevice(out, doubled.data(), (size_t)n * 4);
+    values.written(1, out, output);
+    EXPECT_EQ(values.hostSyncs(), resident ? 0 : 1);
+    values.readOnHost(1, output);
+    values.readOnHost(1, output);
+    EXPECT_EQ(values.hostSyncs(), 1) << "one read-back, resident or not";
+    for (int64_t i = 0; i < n; ++i) ASSERT_EQ(output.data<float>()[i], doubled[(size_t)i]) << i;
+    values.forget(0);
+    values.forget(1);
   }
 }
 
