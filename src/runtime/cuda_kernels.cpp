@@ -29,7 +29,7 @@ CudaKernels::CudaKernels(const std::vector<KernelUOps>& uops, const std::string&
   }
 }
 
-void CudaKernels::launch(const std::string& name, const CudaPointer* bufs, size_t count, const StitchScalar* params,
+int CudaKernels::launch(const std::string& name, const CudaPointer* bufs, size_t count, const StitchScalar* params,
                          size_t paramCount) {
   auto it = kernels_.find(name);
   STITCH_ASSERT(it != kernels_.end(), "no CUDA kernel ", name);
@@ -62,6 +62,7 @@ void CudaKernels::launch(const std::string& name, const CudaPointer* bufs, size_
     throw;
   }
   for (CudaPointer p : held) device_.release(p);
+  return e.after ? 2 : 1;
 }
 
 }  // namespace stitch

@@ -23,8 +23,9 @@ class CudaKernels {
 
   // Launches kernel `name` on device buffers (outputs first, then inputs,
   // as the C kernels' arrays), adding the scratch buffers it needs, and its
-  // part after the grid when it has one. Returns without waiting.
-  void launch(const std::string& name, const CudaPointer* bufs, size_t count, const StitchScalar* params,
+  // part after the grid when it has one. Returns the launches made (1 or
+  // 2) without waiting for them.
+  int launch(const std::string& name, const CudaPointer* bufs, size_t count, const StitchScalar* params,
               size_t paramCount);
 
   const CubinStats& compileStats() const { return stats_; }

@@ -750,7 +750,8 @@ class ProgramRun {
     }
     {
       KernelClock clock(*this);
-      p_.cuda_->launch(k.name, deviceBufs_.data(), deviceBufs_.size(), params_.data(), params_.size());
+      // The dispatch counted one call; a part after the grid is a second launch.
+      kernelCalls_ += p_.cuda_->launch(k.name, deviceBufs_.data(), deviceBufs_.size(), params_.data(), params_.size()) - 1;
     }
     device_->endCall();
     for (size_t i = 0; i < nOut; ++i) {

@@ -233,6 +233,33 @@ def check_dump(stitch, normalize):
     expect(p.returncode == 0 and "void k0(" in p.stdout, "dump --stage code works without a compiler", p)
 
 
+def check_cuda(stitch, normalize, seed):
+    """--device cuda: CUDA source from dump without a GPU; a run through the
+    emulator reports the device, launches and host syncs; without a driver
+    (where this machine has none) a one-line error that suggests --device
+    cpu, exit 1."""
+    spec = ["--input", "src=f32[8,9,3]"]
+    p = run(stitch, ["dump", normalize, "--stage", "code", "--device", "cuda"] + spec, env={"PATH": ""})
+    expect(p.returncode == 0 and "STITCH_KERNEL void k0(const stitch_args args)" in p.stdout
+           and "threadIdx.x" in p.stdout, "dump --stage code --device cuda prints CUDA, no compiler or GPU", p)
+    p = run(stitch, ["dump", normalize, "--stage", "all", "--device", "cuda"] + spec)
+    expect(p.returncode == 0 and "== after render-cuda (" in p.stdout, "dump --stage all names render-cuda", p)
+    args = ["run", normalize, "--input", "src=f32[16,20,3]", "--input", "mean=0.5", "--input", "scale=2",
+            "--seed", str(seed), "--device", "cuda", "--check", "--json"]
+    p = run(stitch, args, env={"STITCH_CUDA_EMULATOR": "1"})
+    r = parse_json(p, "--device cuda --json on the emulator")
+    expect(p.returncode == 0 and r and r["check"]["ok"] and r["device"].startswith("CUDA emulator")
+           and r["kernels"] >= 1 and r["host_syncs"] == 1 and "(CUDA emulator)" in r["compile"]["compiler"],
+           "--device cuda on the emulator: checked, device, launches, 1 host sync", p)
+    if not os.path.exists("/dev/nvidiactl"):
+        p = run(stitch, args, env={"STITCH_CUDA_EMULATOR": "0", "LD_LIBRARY_PATH": ""})
+        lines = p.stderr.strip().splitlines()
+        expect(p.returncode == 1 and len(lines) == 1 and lines[0].startswith("stitch: error: CUDA: ")
+               and "--device cpu" in lines[0], "--device cuda without a GPU: one line, exit 1", p)
+    p = run(stitch, ["run", normalize, "--device", "tpu"] + spec)
+    expect(p.returncode == 2 and "--device expects cpu or cuda" in p.stderr, "--device tpu: exit 2", p)
+
+
 def check_tune(stitch, softmax, seed):
     """--tune measures the candidate schedules once, stores the choice, and a
     second run reuses it; results stay checked against the interpreter."""
@@ -289,6 +316,7 @@ def run_checks(args, normalize, seed):
     check_outputs_npz(args.stitch, normalize, seed)
     check_dump(args.stitch, normalize)
     check_tune(args.stitch, os.path.join(args.examples, "softmax.py"), seed)
+    check_cuda(args.stitch, normalize, seed)
     check_unavailable(args.stitch, normalize)
     print(f"{len(failures)} failed" if failures else "all passed")
     return 1 if failures else 0
