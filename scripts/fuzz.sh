@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Random-program campaign (tests/fuzz): generates valid programs, runs each
-# through `stitch run` in four configurations against PyTorch, shrinks the
+# through `stitch run` in five configurations against PyTorch, shrinks the
 # failures and prints a class table.
 #
 #   scripts/fuzz.sh --minutes N --seed S [--out DIR] [more tests/fuzz/fuzz.py options]

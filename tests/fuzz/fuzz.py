@@ -2,7 +2,7 @@
 """Random programs through `stitch run`, checked against PyTorch.
 
 Generates valid programs (eager PyTorch and torch.jit.script accept them),
-runs each through `stitch run` in four configurations on the same inputs,
+runs each through `stitch run` in five configurations on the same inputs,
 compares with PyTorch, shrinks failures, saves each as a directory and
 prints a class table.
 
@@ -28,7 +28,7 @@ import runner  # noqa: E402
 import worker  # noqa: E402
 
 MARKER = ".stitch-fuzz"  # marks an output dir this tool may clear
-SHRINK_ORDER = ["interp-parsed", "interp-simplified", "compiled-t1", "compiled-t2"]
+SHRINK_ORDER = ["interp-parsed", "interp-simplified", "compiled-t1", "compiled-t2", "compiled-cuda"]
 
 
 # ---- failures on disk ---------------------------------------------------------------
@@ -259,7 +259,7 @@ def prepare_out(out):
 
 
 def replay(args):
-    """Runs a saved failure again: PyTorch and the four configurations."""
+    """Runs a saved failure again: PyTorch and the five configurations."""
     src, fn, inputs = load_saved(args.replay)
     worker.init(args.stitch, args.timeout)
     try:

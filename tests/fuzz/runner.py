@@ -1,5 +1,5 @@
 """Runs one program under PyTorch (the reference: eager, and it must also
-pass torch.jit.script) and under `stitch run` in four configurations on the
+pass torch.jit.script) and under `stitch run` in five configurations on the
 same inputs, and classifies each run.
 
 Classes, worst first: crash (a signal, or an exit without the one clean
@@ -24,12 +24,17 @@ sys.dont_write_bytecode = True  # keep the source tree free of __pycache__
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "differential"))
 import run_differential as diff  # noqa: E402
 
+# compiled-cuda runs the generated kernels through the CUDA path: on the
+# CUDA emulator unless STITCH_CUDA_EMULATOR is set otherwise (0: a GPU).
 CONFIGS = [
     ("compiled-t2", ["--mode", "compiled", "--threads", "2"]),
+    ("compiled-cuda", ["--mode", "compiled", "--threads", "2", "--device", "cuda"]),
     ("compiled-t1", ["--mode", "compiled", "--threads", "1"]),
     ("interp-simplified", ["--mode", "interp", "--stage", "simplified"]),
     ("interp-parsed", ["--mode", "interp"]),
 ]
+STITCH_ENV = dict(os.environ)
+STITCH_ENV.setdefault("STITCH_CUDA_EMULATOR", "1")
 CLASSES = ["crash", "internal", "timeout", "run-error", "mismatch", "refused", "ok"]
 FAILURES = {"crash", "internal", "timeout", "run-error", "mismatch"}
 TIMEOUT_S = 60
@@ -344,7 +349,7 @@ def start_stitch(cmd, timeout, attempts=5):
     for attempt in range(attempts):
         try:
             return subprocess.run(cmd, capture_output=True, text=True, errors="replace",
-                                  timeout=timeout)
+                                  timeout=timeout, env=STITCH_ENV)
         except OSError:
             if attempt == attempts - 1:
                 raise
