@@ -5,6 +5,7 @@
 
 #include "codegen/c_expr.h"
 #include "codegen/c_prelude.h"
+#include "codegen/cuda_threads.h"
 #include "codegen/kernel_abi.h"
 #include "codegen/parallel_blocks.h"
 #include "codegen/text_cat.h"
@@ -132,7 +133,10 @@ class KernelWriter {
     arenaBytes_ = arenaBytes(kernel_, target_);
     refs_.assign(uops.size(), "");
     const bool grid = gridKernel_ = hasGrid(kernel_);
-    if (target_ == RenderTarget::Cuda) return renderCuda();
+    if (target_ == RenderTarget::Cuda) {
+      threadLoop_ = threadSharedLoop(kernel_, maxLocalBytes(target_));
+      return renderCuda();
+    }
     const std::string signature = "(void* const* bufs, const stitch_scalar* params, ";
     // A block range that is the whole kernel is exported: a loop kernel
     // runs it as one phase (runtime/loop_kernel.h).
@@ -348,7 +352,8 @@ class KernelWriter {
           sawGrid_ = true;
           gridCount_ = u.ival;
           gridIndex_ = g;
-          line(cat("const int64_t ", g, " = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;"));
+          line(threadLoop_ >= 0 ? cat("const int64_t ", g, " = blockIdx.x;")
+                                : cat("const int64_t ", g, " = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;"));
           open(id, UOpKind::Special, cat("if (", g, " < ", std::to_string(u.ival), ") {"));
           return;
         }
@@ -371,6 +376,11 @@ class KernelWriter {
         // (-fno-unroll-loops leaves it a loop otherwise; clang's pragma,
         // which gcc ignores). Outside any loop (a lane fold's last
         // halvings, once per block) there is nothing to gain.
+        if (id == threadLoop_) {  // its iterations dealt out to the block's threads
+          open(id, UOpKind::Loop, cat("for (int64_t ", i, " = ", ref(u.src.at(0)), " + threadIdx.x; ", i, " < ",
+                                      ref(u.src.at(1)), "; ", i, " += blockDim.x) {"));
+          return;
+        }
         const UOp &lo = at(u.src.at(0)), &hi = at(u.src.at(1));
         const bool inLoop = std::find(scopes_.begin(), scopes_.end(), UOpKind::Loop) != scopes_.end();
         if (lo.kind == UOpKind::Const && hi.kind == UOpKind::Const && hi.ival - lo.ival <= kShortLoopTrips &&
@@ -444,6 +454,7 @@ class KernelWriter {
   bool sawGrid_ = false;           // the first SPECIAL has been emitted
   int64_t gridCount_ = 0;          // its extent
   std::string gridIndex_;          // CUDA: its index, while the grid is open
+  int threadLoop_ = -1;            // CUDA: the loop the threads of a block share (-1: none)
   int64_t arenaBytes_ = 0;         // scratch arena the kernel's large buffers need
   int64_t globals_ = 0;            // buffer slots the caller passes
   std::vector<int64_t> shared_;    // bytes of each scratch shared by the blocks
@@ -548,7 +559,20 @@ std::string renderCuda(const std::vector<KernelUOps>& kernels) {
 
 CudaLaunch cudaLaunchOf(const KernelUOps& kernel) {
   CudaLaunch launch;
-  launch.threads = std::max<int64_t>(KernelWriter::gridBlocks(kernel), 1);
+  launch.gridBlocks = std::max<int64_t>(KernelWriter::gridBlocks(kernel), 1);
+  const int loop = threadSharedLoop(kernel, maxLocalBytes(RenderTarget::Cuda));
+  if (loop >= 0) {
+    // A warp at least; fewer threads than the loop's constant trip count.
+    const UOp &lo = kernel.uops.at(kernel.uops.at(loop).src.at(0)), &hi = kernel.uops.at(kernel.uops.at(loop).src.at(1));
+    int64_t threads = kCudaThreadsPerBlock;
+    if (lo.kind == UOpKind::Const && hi.kind == UOpKind::Const)
+      threads = std::clamp<int64_t>((hi.ival - lo.ival + 31) / 32 * 32, 32, kCudaThreadsPerBlock);
+    launch.blocks = launch.gridBlocks;
+    launch.threadsPerBlock = (int)threads;
+  } else {
+    launch.threadsPerBlock = (int)std::min<int64_t>(launch.gridBlocks, kCudaThreadsPerBlock);
+    launch.blocks = (launch.gridBlocks + launch.threadsPerBlock - 1) / launch.threadsPerBlock;
+  }
   launch.sharedScratchBytes = KernelWriter::sharedScratch(kernel);
   launch.arenaBytesPerBlock = KernelWriter::arenaBytes(kernel, RenderTarget::Cuda);
   launch.after = KernelWriter::hasAfterPart(kernel);

@@ -26,8 +26,9 @@ std::string renderC(const std::vector<KernelUOps>& kernels);
 // The same printer for CUDA (NVRTC): one `extern "C" __global__` function
 // per kernel (STITCH_KERNEL; the same text also compiles as C for the CUDA
 // emulator, runtime/cuda_emulator.h), taking a stitch_args by value (buffers, then scalar
-// parameters, as the C kernels' arrays). The grid maps onto CUDA threads, a
-// thread per grid block running the block's loops as the C code does;
+// parameters, as the C kernels' arrays). A grid block is a CUDA block whose
+// threads share one loop of the block (codegen/cuda_threads.h), or where
+// none qualifies one CUDA thread running the block's loops as C does;
 // block-local buffers are the thread's arrays, or its slice of the arena
 // buffer when large. A part after the grid is NAME_after, run by one thread
 // once NAME is done. Scratch shared by the blocks and the arena are buffers
@@ -38,13 +39,20 @@ std::string renderCuda(const std::vector<KernelUOps>& kernels);
 inline constexpr int64_t kCudaMaxBuffers = 128;
 inline constexpr int64_t kCudaMaxParams = 64;
 
-// How a CUDA kernel of renderCuda is launched.
+// How a CUDA kernel of renderCuda is launched: a CUDA block per grid block
+// whose threads share a loop (codegen/cuda_threads.h), else a CUDA thread
+// per grid block.
 struct CudaLaunch {
-  int64_t threads = 1;                      // CUDA threads of NAME (its grid blocks)
+  int64_t gridBlocks = 1;                   // the plan's grid (1 without one)
+  int64_t blocks = 1;                       // CUDA blocks of NAME
+  int threadsPerBlock = 1;                  // CUDA threads of each
   std::vector<int64_t> sharedScratchBytes;  // buffers after the kernel's own, in order
-  int64_t arenaBytesPerBlock = 0;           // > 0: then one arena buffer of threads x this
+  int64_t arenaBytesPerBlock = 0;           // > 0: then one arena buffer of gridBlocks x this
   bool after = false;                       // NAME_after follows NAME, on one thread
 };
+// CUDA threads per block: of a launch with a thread per grid block, and
+// the most a shared loop gets.
+inline constexpr int kCudaThreadsPerBlock = 128;
 CudaLaunch cudaLaunchOf(const KernelUOps& kernel);
 
 // The grid's block count when the kernel's whole work is its exported block

@@ -48,10 +48,9 @@ int CudaKernels::launch(const std::string& name, const CudaPointer* bufs, size_t
   size_t slot = count;
   for (int64_t b : e.launch.sharedScratchBytes) held.push_back(args.bufs[slot++] = device_.allocate((size_t)b));
   if (e.launch.arenaBytesPerBlock > 0)
-    held.push_back(args.bufs[slot++] = device_.allocate(size_t(e.launch.arenaBytesPerBlock * e.launch.threads)));
+    held.push_back(args.bufs[slot++] = device_.allocate(size_t(e.launch.arenaBytesPerBlock * e.launch.gridBlocks)));
   try {
-    const int threads = (int)std::min<int64_t>(e.launch.threads, kThreadsPerBlock);
-    device_.launch(e.main, (e.launch.threads + threads - 1) / threads, threads, &args, sizeof args);
+    device_.launch(e.main, e.launch.blocks, e.launch.threadsPerBlock, &args, sizeof args);
     ++launches_;
     if (e.after) {
       device_.launch(e.after, 1, 1, &args, sizeof args);

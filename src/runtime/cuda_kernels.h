@@ -31,9 +31,6 @@ class CudaKernels {
   const CubinStats& compileStats() const { return stats_; }
   int64_t launches() const { return launches_; }
 
-  // CUDA threads per block of a launch.
-  static constexpr int kThreadsPerBlock = 128;
-
  private:
   struct Entry {
     void* main = nullptr;

@@ -45,7 +45,8 @@ void expectCompiles(const std::string& source) {
   for (int arch : {80, 90}) EXPECT_NO_THROW(compileCudaUncached(source, arch, {}, "test.cu")) << "sm_" << arch;
 }
 
-// A thread per grid block, guarded; buffers and scalars from stitch_args.
+// A CUDA block per grid block, the block's loop dealt out to its threads;
+// buffers and scalars from stitch_args.
 TEST(CudaRenderer, GridKernelGolden) {
   const std::string source = renderCuda({multiply()});
   EXPECT_EQ(kernelText(source, "mul_f32"),
@@ -55,12 +56,12 @@ TEST(CudaRenderer, GridKernelGolden) {
             "  float* restrict data0 = (float*)bufs[0];\n"
             "  const float* restrict data1 = (const float*)bufs[1];\n"
             "  const float* restrict data2 = (const float*)bufs[2];\n"
-            "  const int64_t gidx0 = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;\n"
+            "  const int64_t gidx0 = blockIdx.x;\n"
             "  if (gidx0 < 4) {\n"
             "    const int64_t v5 = (int64_t)((uint64_t)gidx0 * (uint64_t)256);\n"
             "    const int64_t v6 = (int64_t)((uint64_t)v5 + (uint64_t)256);\n"
             "    const int64_t v8 = v6 < 1000 ? v6 : 1000;\n"
-            "    for (int64_t loop9 = v5; loop9 < v8; ++loop9) {\n"
+            "    for (int64_t loop9 = v5 + threadIdx.x; loop9 < v8; loop9 += blockDim.x) {\n"
             "      const float v10 = data1[loop9];\n"
             "      const float v11 = data2[loop9];\n"
             "      const float v12 = v10 * v11;\n"
@@ -74,7 +75,9 @@ TEST(CudaRenderer, GridKernelGolden) {
   EXPECT_EQ(source.rfind("#ifdef __CUDACC_RTC__\ntypedef signed char int8_t;", 0), 0u)
       << "the C types NVRTC lacks come first";
   CudaLaunch launch = cudaLaunchOf(multiply());
-  EXPECT_EQ(launch.threads, 4);
+  EXPECT_EQ(launch.gridBlocks, 4);
+  EXPECT_EQ(launch.blocks, 4);
+  EXPECT_EQ(launch.threadsPerBlock, kCudaThreadsPerBlock);
   EXPECT_FALSE(launch.after);
   EXPECT_TRUE(launch.sharedScratchBytes.empty());
   EXPECT_EQ(launch.arenaBytesPerBlock, 0);
@@ -90,7 +93,9 @@ TEST(CudaRenderer, ColumnKernelCombinesInAKernelOfItsOwn) {
   EXPECT_NE(kernelText(source, "column_sum"), "");
   EXPECT_NE(kernelText(source, "column_sum_after"), "");
   CudaLaunch launch = cudaLaunchOf(uops);
-  EXPECT_EQ(launch.threads, parts);
+  EXPECT_EQ(launch.gridBlocks, parts);
+  EXPECT_EQ(launch.blocks, 1) << "code after the grid: a thread per grid block";
+  EXPECT_EQ(launch.threadsPerBlock, parts);
   EXPECT_TRUE(launch.after);
   ASSERT_EQ(launch.sharedScratchBytes.size(), 1u);
   EXPECT_GE(launch.sharedScratchBytes[0], parts * cols * 4);
@@ -120,6 +125,8 @@ TEST(CudaRenderer, LargeBlockLocalBuffersAreArenaSlices) {
       << source;
   CudaLaunch launch = cudaLaunchOf(b.kernel());
   EXPECT_EQ(launch.arenaBytesPerBlock, 8192);
+  EXPECT_EQ(launch.threadsPerBlock, 3) << "a buffer of the block: a thread per grid block";
+  EXPECT_NE(source.find("const int64_t gidx0 = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;"), std::string::npos);
   EXPECT_EQ(renderC({b.kernel()}).find("stitch_arena("), std::string::npos) << "on the CPU it stays on the stack";
   expectCompiles(source);
 }
@@ -142,8 +149,51 @@ TEST(CudaRenderer, LaneSumsFoldWithoutVectorExtensions) {
   const std::string source = renderCuda({b.kernel()});
   EXPECT_EQ(source.find("vector_size"), std::string::npos);
   EXPECT_NE(source.find("static __device__ inline float stitch_lane_sum16_f32(const float* lanes)"), std::string::npos);
-  EXPECT_EQ(cudaLaunchOf(b.kernel()).threads, 1);
+  EXPECT_EQ(cudaLaunchOf(b.kernel()).blocks, 1);
+  EXPECT_EQ(cudaLaunchOf(b.kernel()).threadsPerBlock, 1);
   expectCompiles(source);
+}
+
+// out[r, c] = x[r, c] * 2 over rows x 96 in blocks of rows: the threads
+// share the inner (contiguous) loop, so consecutive threads touch
+// consecutive elements; with a running sum along each row, the rows.
+KernelUOps rowsKernel(bool carried) {
+  KernelBuilder b(carried ? "running" : "rows");
+  int out = b.global(0, DType::f32, true);
+  int x = b.global(1, DType::f32, false);
+  int g = b.special("gidx0", 8);
+  int r = b.loop(b.alu(AluOp::Mul, DType::i64, {g, b.i64(4)}),
+                 b.alu(AluOp::Add, DType::i64, {b.alu(AluOp::Mul, DType::i64, {g, b.i64(4)}), b.i64(4)}));
+  int acc = carried ? b.acc(DType::f32, b.constant(0, DType::f32)) : -1;
+  int c = b.loop(b.i64(0), b.i64(96));
+  int index = b.alu(AluOp::Add, DType::i64, {b.alu(AluOp::Mul, DType::i64, {r, b.i64(96)}), c});
+  int v = b.alu(AluOp::Mul, DType::f32, {b.load(x, index), b.constant(2, DType::f32)});
+  if (carried) {
+    v = b.phi(acc, b.alu(AluOp::Add, DType::f32, {acc, v}), c);
+  }
+  b.store(out, index, v);
+  b.endLoop(c);
+  b.endLoop(r);
+  return b.kernel();
+}
+
+TEST(CudaRenderer, ThreadsShareTheInnermostIndependentLoop) {
+  const std::string source = renderCuda({rowsKernel(false)});
+  EXPECT_NE(source.find("for (int64_t loop9 = 0 + threadIdx.x; loop9 < 96; loop9 += blockDim.x)"), std::string::npos)
+      << source;
+  CudaLaunch launch = cudaLaunchOf(rowsKernel(false));
+  EXPECT_EQ(launch.blocks, 8);
+  EXPECT_EQ(launch.threadsPerBlock, 96) << "the constant trip count, in whole warps";
+  expectCompiles(source);
+
+  // The running sum restarts at each row: the rows are independent, the
+  // columns are not; the threads share the row loop.
+  const std::string carried = renderCuda({rowsKernel(true)});
+  EXPECT_NE(carried.find("for (int64_t loop6 = v4 + threadIdx.x; loop6 < v5; loop6 += blockDim.x) {"), std::string::npos)
+      << carried;
+  EXPECT_NE(carried.find("for (int64_t loop11 = 0; loop11 < 96; ++loop11) {"), std::string::npos) << carried;
+  EXPECT_EQ(cudaLaunchOf(rowsKernel(true)).threadsPerBlock, kCudaThreadsPerBlock);
+  expectCompiles(carried);
 }
 
 }  // namespace
