@@ -86,6 +86,7 @@ std::unique_ptr<GpuModule> CudaEmulator::load(const std::string& cudaSource, Cub
 void CudaEmulator::launch(void* function, int64_t blocks, int threads, const void* arg, size_t bytes) {
   STITCH_ASSERT(bytes == sizeof(EmulatedArgs) && blocks >= 1 && threads >= 1, "emulated launch of ", blocks,
                 " x ", threads, " with a ", bytes, "-byte argument");
+  std::lock_guard<std::mutex> lock(launching_);
   const auto* handle = static_cast<const EmulatedKernelHandle*>(function);
   const EmulatedArgs& args = *static_cast<const EmulatedArgs*>(arg);
   std::vector<unsigned> order((size_t)threads);

@@ -8,6 +8,7 @@
 // timing shows it. Device memory is host memory filled with 0xff bytes (NaN
 // floats), so an element a kernel should have written and did not shows.
 #pragma once
+#include <mutex>
 #include <random>
 
 #include "runtime/gpu_device.h"
@@ -29,6 +30,9 @@ class CudaEmulator final : public GpuDevice {
 
  private:
   CudaEmulator() = default;
+  // Launches take turns: a library's thread indices are its globals, and
+  // programs of the same source share the library.
+  std::mutex launching_;
   std::mt19937 order_{20261127};
 };
 
