@@ -168,9 +168,10 @@ class KernelWriter {
   }
 
  private:
-  // One __global__ function per part: NAME over the grid (a thread per grid
-  // block), and NAME_after, one thread, for what follows the grid. Their
-  // argument is one stitch_args by value (kCudaHeader).
+  // One __global__ function per part: NAME over the grid (a CUDA block per
+  // grid block whose threads share a loop, or a CUDA thread per grid block),
+  // and NAME_after, one thread, for what follows the grid. Their argument is
+  // one stitch_args by value (kCudaHeader).
   std::string renderCuda() {
     out_ = cat("STITCH_KERNEL void ", kernel_.name, "(const stitch_args args) {\n");
     line("void* const* bufs = args.bufs;");
