@@ -35,10 +35,6 @@ std::string renderC(const std::vector<KernelUOps>& kernels);
 // the caller adds after the kernel's own (cudaLaunchOf).
 std::string renderCuda(const std::vector<KernelUOps>& kernels);
 
-// stitch_args' capacity.
-inline constexpr int64_t kCudaMaxBuffers = 128;
-inline constexpr int64_t kCudaMaxParams = 64;
-
 // How a CUDA kernel of renderCuda is launched: a CUDA block per grid block
 // whose threads share a loop (codegen/cuda_threads.h), else a CUDA thread
 // per grid block.

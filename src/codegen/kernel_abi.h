@@ -18,6 +18,16 @@ union StitchScalar {
 
 using KernelFunction = void (*)(void* const* bufs, const StitchScalar* params, int64_t threads);
 
+// A CUDA kernel (codegen/c_renderer.h renderCuda) takes one argument by
+// value, `stitch_args`: the same buffers (device addresses) and scalar
+// parameters in fixed arrays, then the scratch buffers it needs.
+inline constexpr int64_t kCudaMaxBuffers = 128;
+inline constexpr int64_t kCudaMaxParams = 64;
+struct CudaKernelArgs {
+  uint64_t bufs[kCudaMaxBuffers];
+  StitchScalar params[kCudaMaxParams];
+};
+
 // The same declarations in C, emitted at the top of every generated file.
 inline constexpr const char* kKernelAbiC =
     "#include <stdint.h>\n"

@@ -14,6 +14,7 @@
 
 #include "codegen/cache_entry.h"
 #include "codegen/hash128.h"
+#include "common/dynamic_symbols.h"
 #include "common/error.h"
 
 namespace stitch {
@@ -38,12 +39,6 @@ struct Nvrtc {
   int (*destroyProgram)(nvrtcProgram*) = nullptr;
 };
 
-template <typename F>
-bool bind(void* handle, const char* name, F*& fn) {
-  fn = reinterpret_cast<F*>(::dlsym(handle, name));
-  return fn != nullptr;
-}
-
 const Nvrtc& nvrtc() {
   static const Nvrtc* loaded = [] {
     auto* n = new Nvrtc();  // never unloaded: cubins outlive statics
@@ -63,13 +58,15 @@ const Nvrtc& nvrtc() {
       n->failure = "NVRTC not found (tried " + tried + "; set STITCH_NVRTC to libnvrtc.so's path)";
       return n;
     }
-    bool ok = bind(n->handle, "nvrtcVersion", n->version) && bind(n->handle, "nvrtcGetErrorString", n->errorString) &&
-              bind(n->handle, "nvrtcCreateProgram", n->createProgram) &&
-              bind(n->handle, "nvrtcCompileProgram", n->compileProgram) &&
-              bind(n->handle, "nvrtcGetProgramLogSize", n->getProgramLogSize) &&
-              bind(n->handle, "nvrtcGetProgramLog", n->getProgramLog) &&
-              bind(n->handle, "nvrtcGetCUBINSize", n->getCUBINSize) && bind(n->handle, "nvrtcGetCUBIN", n->getCUBIN) &&
-              bind(n->handle, "nvrtcDestroyProgram", n->destroyProgram);
+    bool ok = bindSymbol(n->handle, "nvrtcVersion", n->version) &&
+              bindSymbol(n->handle, "nvrtcGetErrorString", n->errorString) &&
+              bindSymbol(n->handle, "nvrtcCreateProgram", n->createProgram) &&
+              bindSymbol(n->handle, "nvrtcCompileProgram", n->compileProgram) &&
+              bindSymbol(n->handle, "nvrtcGetProgramLogSize", n->getProgramLogSize) &&
+              bindSymbol(n->handle, "nvrtcGetProgramLog", n->getProgramLog) &&
+              bindSymbol(n->handle, "nvrtcGetCUBINSize", n->getCUBINSize) &&
+              bindSymbol(n->handle, "nvrtcGetCUBIN", n->getCUBIN) &&
+              bindSymbol(n->handle, "nvrtcDestroyProgram", n->destroyProgram);
     if (!ok) {
       n->failure = n->path + " lacks NVRTC's functions (NVRTC 11.1 or newer is needed)";
       ::dlclose(n->handle);
@@ -175,7 +172,8 @@ std::string compileCuda(const std::string& source, int arch, CubinStats* stats) 
     throw UserError("cannot write to the kernel cache: " + sourcePath + ": " + std::strerror(errno));
   std::string cubin = compileWithNvrtc(n, source, arch, sourcePath);
   const std::string temp = uniqueTempPath(entryPath);
-  bool stored = writeFileAtomically(temp, cubin) && sealCacheEntry(temp) && ::rename(temp.c_str(), entryPath.c_str()) == 0;
+  const bool stored =
+      writeFileAtomically(temp, cubin) && sealCacheEntry(temp) && ::rename(temp.c_str(), entryPath.c_str()) == 0;
   if (!stored) ::unlink(temp.c_str());  // the cubin is still good; only the cache misses it
   return finish(false, std::move(cubin));
 }

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "common/dynamic_symbols.h"
 #include "common/error.h"
 
 namespace stitch {
@@ -39,12 +40,6 @@ constexpr int kAttrSharedMemoryPerBlock = 8;
 constexpr int kAttrComputeCapabilityMajor = 75;
 constexpr int kAttrComputeCapabilityMinor = 76;
 
-template <typename F>
-bool bind(void* handle, const char* name, F*& fn) {
-  fn = reinterpret_cast<F*>(::dlsym(handle, name));
-  return fn != nullptr;
-}
-
 const CudaDevice::Api& driverApi() {
   static const CudaDevice::Api* loaded = [] {
     auto* a = new CudaDevice::Api();  // never unloaded: modules may outlive statics
@@ -53,18 +48,22 @@ const CudaDevice::Api& driverApi() {
       a->failure = "no CUDA driver (libcuda.so.1 not found)";
       return a;
     }
-    bool ok = bind(a->handle, "cuInit", a->init) && bind(a->handle, "cuDeviceGetCount", a->deviceGetCount) &&
-              bind(a->handle, "cuDeviceGet", a->deviceGet) && bind(a->handle, "cuDeviceGetName", a->deviceGetName) &&
-              bind(a->handle, "cuDeviceGetAttribute", a->deviceGetAttribute) &&
-              bind(a->handle, "cuDevicePrimaryCtxRetain", a->primaryCtxRetain) &&
-              bind(a->handle, "cuCtxSetCurrent", a->ctxSetCurrent) &&
-              bind(a->handle, "cuMemAlloc_v2", a->memAlloc) && bind(a->handle, "cuMemFree_v2", a->memFree) &&
-              bind(a->handle, "cuMemcpyHtoD_v2", a->memcpyHtoD) && bind(a->handle, "cuMemcpyDtoH_v2", a->memcpyDtoH) &&
-              bind(a->handle, "cuModuleLoadData", a->moduleLoadData) &&
-              bind(a->handle, "cuModuleUnload", a->moduleUnload) &&
-              bind(a->handle, "cuModuleGetFunction", a->moduleGetFunction) &&
-              bind(a->handle, "cuLaunchKernel", a->launchKernel) &&
-              bind(a->handle, "cuGetErrorString", a->getErrorString);
+    bool ok = bindSymbol(a->handle, "cuInit", a->init) &&
+              bindSymbol(a->handle, "cuDeviceGetCount", a->deviceGetCount) &&
+              bindSymbol(a->handle, "cuDeviceGet", a->deviceGet) &&
+              bindSymbol(a->handle, "cuDeviceGetName", a->deviceGetName) &&
+              bindSymbol(a->handle, "cuDeviceGetAttribute", a->deviceGetAttribute) &&
+              bindSymbol(a->handle, "cuDevicePrimaryCtxRetain", a->primaryCtxRetain) &&
+              bindSymbol(a->handle, "cuCtxSetCurrent", a->ctxSetCurrent) &&
+              bindSymbol(a->handle, "cuMemAlloc_v2", a->memAlloc) &&
+              bindSymbol(a->handle, "cuMemFree_v2", a->memFree) &&
+              bindSymbol(a->handle, "cuMemcpyHtoD_v2", a->memcpyHtoD) &&
+              bindSymbol(a->handle, "cuMemcpyDtoH_v2", a->memcpyDtoH) &&
+              bindSymbol(a->handle, "cuModuleLoadData", a->moduleLoadData) &&
+              bindSymbol(a->handle, "cuModuleUnload", a->moduleUnload) &&
+              bindSymbol(a->handle, "cuModuleGetFunction", a->moduleGetFunction) &&
+              bindSymbol(a->handle, "cuLaunchKernel", a->launchKernel) &&
+              bindSymbol(a->handle, "cuGetErrorString", a->getErrorString);
     if (!ok) a->failure = "the CUDA driver lacks driver API functions";
     if (ok && a->init(0) != 0) {
       ok = false;

@@ -16,12 +16,7 @@ namespace stitch {
 
 namespace {
 
-// renderCuda's stitch_args as the host passes it by value.
-struct EmulatedArgs {
-  CudaPointer bufs[kCudaMaxBuffers];
-  StitchScalar params[kCudaMaxParams];
-};
-using EmulatedKernel = void (*)(EmulatedArgs);
+using EmulatedKernel = void (*)(CudaKernelArgs);  // stitch_args by value
 using SetThread = void (*)(unsigned, unsigned, unsigned);
 
 // A kernel handle: the kernel and the setter of its library's thread indices.
@@ -84,11 +79,11 @@ std::unique_ptr<GpuModule> CudaEmulator::load(const std::string& cudaSource, Cub
 }
 
 void CudaEmulator::launch(void* function, int64_t blocks, int threads, const void* arg, size_t bytes) {
-  STITCH_ASSERT(bytes == sizeof(EmulatedArgs) && blocks >= 1 && threads >= 1, "emulated launch of ", blocks,
+  STITCH_ASSERT(bytes == sizeof(CudaKernelArgs) && blocks >= 1 && threads >= 1, "emulated launch of ", blocks,
                 " x ", threads, " with a ", bytes, "-byte argument");
   std::lock_guard<std::mutex> lock(launching_);
   const auto* handle = static_cast<const EmulatedKernelHandle*>(function);
-  const EmulatedArgs& args = *static_cast<const EmulatedArgs*>(arg);
+  const CudaKernelArgs& args = *static_cast<const CudaKernelArgs*>(arg);
   std::vector<unsigned> order((size_t)threads);
   for (int64_t block = 0; block < blocks; ++block) {
     std::iota(order.begin(), order.end(), 0u);

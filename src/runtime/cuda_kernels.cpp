@@ -7,16 +7,6 @@
 
 namespace stitch {
 
-namespace {
-
-// renderCuda's stitch_args, as the host lays it out.
-struct StitchArgs {
-  CudaPointer bufs[kCudaMaxBuffers];
-  StitchScalar params[kCudaMaxParams];
-};
-
-}  // namespace
-
 CudaKernels::CudaKernels(const std::vector<KernelUOps>& uops, const std::string& source)
     : device_(gpuDevice()) {
   module_ = device_.load(source, &stats_);
@@ -37,7 +27,7 @@ int CudaKernels::launch(const std::string& name, const CudaPointer* bufs, size_t
   const size_t scratch = e.launch.sharedScratchBytes.size() + (e.launch.arenaBytesPerBlock > 0 ? 1 : 0);
   STITCH_ASSERT(count + scratch <= (size_t)kCudaMaxBuffers && paramCount <= (size_t)kCudaMaxParams, "kernel ", name,
                 " has ", count + scratch, " buffers and ", paramCount, " parameters");
-  StitchArgs args;
+  CudaKernelArgs args;
   std::memset(&args, 0, sizeof args);
   std::copy(bufs, bufs + count, args.bufs);
   std::copy(params, params + paramCount, args.params);
