@@ -35,11 +35,8 @@ CudaPointer DeviceValues::allocate(size_t bytes) { return device_.allocate(bytes
 
 void DeviceValues::written(size_t slot, CudaPointer p, const Tensor& host) {
   forget(slot);
-  if (resident_) {
-    slots_[slot] = Slot{p, true};
-    return;
-  }
   slots_[slot] = Slot{p, true};
+  if (resident_) return;
   copyBack(slot, host);
   forget(slot);
 }

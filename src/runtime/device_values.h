@@ -31,6 +31,8 @@ class DeviceValues {
   void readOnHost(size_t slot, const Tensor& host) {
     if (slots_[slot].hostBehind) copyBack(slot, host);
   }
+  // Slot's device buffer, or 0 when the value has none.
+  CudaPointer onDevice(size_t slot) const { return slots_[slot].ptr; }
   // The device buffer of slot's value for a kernel to read; `dense` (the
   // value on the host, contiguous) is uploaded when the value has none.
   CudaPointer forKernel(size_t slot, const Tensor& dense);

@@ -739,7 +739,9 @@ class ProgramRun {
         device_->endCall();
         return runNodesOnHost(k);
       }
-      deviceBufs_[nOut + i] = device_->forKernel(slot, dense(value.toTensor()));
+      // A strided value is made dense only when it has to be uploaded.
+      const CudaPointer held = device_->onDevice(slot);
+      deviceBufs_[nOut + i] = held ? held : device_->forKernel(slot, dense(value.toTensor()));
     }
     setParams(k);
     outputs_.clear();

@@ -45,10 +45,11 @@ TEST(CudaKernels, ColumnKernelRunsItsGridThenItsCombineOnTheEmulator) {
   }
 }
 
-// Kernel outputs stay on the device until the host reads them: here the
-// CPU's contractions read the two generated kernels' results (2 syncs);
-// the program's output comes from a contraction, already on the host.
-TEST(CudaKernels, OutputsStayOnTheDeviceUntilTheHostReadsThem) {
+// A run's host syncs are the kernel results the host reads: here the CPU's
+// contractions read the two generated kernels' results (2 syncs); the
+// program's output comes from a contraction, already on the host. (That a
+// result nobody reads on the host stays on the device: DeviceValues below.)
+TEST(CudaKernels, HostSyncsAreTheKernelResultsTheHostReads) {
   EmulatorEnv emulate;
   rtest::Compiled c = rtest::compileProgram(
       "def mlp(x: torch.Tensor, w: torch.Tensor, w2: torch.Tensor) -> torch.Tensor:\n"
