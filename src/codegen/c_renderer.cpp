@@ -134,7 +134,7 @@ class KernelWriter {
     refs_.assign(uops.size(), "");
     const bool grid = gridKernel_ = hasGrid(kernel_);
     if (target_ == RenderTarget::Cuda) {
-      threadLoop_ = threadSharedLoop(kernel_, maxLocalBytes(target_));
+      threads_ = cudaThreadPlan(kernel_, maxLocalBytes(target_), kCudaThreadsPerBlock);
       return renderCuda();
     }
     const std::string signature = "(void* const* bufs, const stitch_scalar* params, ";
@@ -169,7 +169,7 @@ class KernelWriter {
 
  private:
   // One __global__ function per part: NAME over the grid (a CUDA block per
-  // grid block whose threads share a loop, or a CUDA thread per grid block),
+  // grid block whose threads share its loops, or a CUDA thread per grid block),
   // and NAME_after, one thread, for what follows the grid. Their argument is
   // one stitch_args by value (kCudaHeader).
   std::string renderCuda() {
@@ -218,6 +218,16 @@ class KernelWriter {
   }
 
   const UOp& at(int id) const { return kernel_.uops.at(id); }
+
+  // Around a shared loop: the block's threads pass values through memory.
+  // Two with nothing between them are one.
+  void barrier() {
+    static const std::string kBarrier = "__syncthreads();\n";
+    if (!threads_.barriers) return;
+    if (out_.size() >= kBarrier.size() && out_.compare(out_.size() - kBarrier.size(), kBarrier.size(), kBarrier) == 0)
+      return;
+    line("__syncthreads();");
+  }
   // Whether no loop opens inside the loop that uop `id` opens.
   bool innermostLoop(int id) const {
     const std::vector<UOp>& uops = kernel_.uops.uops();
@@ -333,6 +343,11 @@ class KernelWriter {
                    std::to_string(arenaBytes_), ") + ", std::to_string(u.arg), ");"));
           return;
         }
+        if (threads_.sharedLocal(id)) {  // CUDA: the block's threads pass values through it
+          line(cat("STITCH_SHARED(", type(u.dtype), ", ", refs_[id], ", ", std::to_string(std::max<int64_t>(u.ival, 1)),
+                   ", ", std::to_string(id), ");"));
+          return;
+        }
         // On the stack of the thread running the block; kept well under the
         // worker threads' stack size.
         line(cat(type(u.dtype), " ", refs_[id], "[", std::to_string(std::max<int64_t>(u.ival, 1)), "];"));
@@ -353,7 +368,7 @@ class KernelWriter {
           sawGrid_ = true;
           gridCount_ = u.ival;
           gridIndex_ = g;
-          line(threadLoop_ >= 0 ? cat("const int64_t ", g, " = blockIdx.x;")
+          line(!threads_.sharedLoops.empty() ? cat("const int64_t ", g, " = blockIdx.x;")
                                 : cat("const int64_t ", g, " = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;"));
           open(id, UOpKind::Special, cat("if (", g, " < ", std::to_string(u.ival), ") {"));
           return;
@@ -377,7 +392,8 @@ class KernelWriter {
         // (-fno-unroll-loops leaves it a loop otherwise; clang's pragma,
         // which gcc ignores). Outside any loop (a lane fold's last
         // halvings, once per block) there is nothing to gain.
-        if (id == threadLoop_) {  // its iterations dealt out to the block's threads
+        if (threads_.shares(id)) {  // its iterations dealt out to the block's threads
+          barrier();
           open(id, UOpKind::Loop, cat("for (int64_t ", i, " = ", ref(u.src.at(0)), " + threadIdx.x; ", i, " < ",
                                       ref(u.src.at(1)), "; ", i, " += blockDim.x) {"));
           return;
@@ -407,6 +423,7 @@ class KernelWriter {
           return;
         }
         close(UOpKind::Loop);
+        if (threads_.shares(u.src.at(0))) barrier();
         return;
       case UOpKind::If: open(id, UOpKind::If, cat("if (", ref(u.src.at(0)), ") {")); return;
       case UOpKind::EndIf: close(UOpKind::If); return;
@@ -455,7 +472,7 @@ class KernelWriter {
   bool sawGrid_ = false;           // the first SPECIAL has been emitted
   int64_t gridCount_ = 0;          // its extent
   std::string gridIndex_;          // CUDA: its index, while the grid is open
-  int threadLoop_ = -1;            // CUDA: the loop the threads of a block share (-1: none)
+  CudaThreadPlan threads_;         // CUDA: the loops the threads of a block share
   int64_t arenaBytes_ = 0;         // scratch arena the kernel's large buffers need
   int64_t globals_ = 0;            // buffer slots the caller passes
   std::vector<int64_t> shared_;    // bytes of each scratch shared by the blocks
@@ -507,6 +524,7 @@ typedef unsigned long long uint64_t;
 #define INFINITY __int_as_float(0x7f800000)
 #define restrict __restrict__
 #define STITCH_KERNEL extern "C" __global__
+#define STITCH_SHARED(T, name, n, id) __shared__ T name[n]
 #else
 #include <math.h>
 #include <stdint.h>
@@ -520,6 +538,19 @@ void stitch_emulate_thread(unsigned block, unsigned thread, unsigned threads) {
   threadIdx.x = thread;
   blockDim.x = threads;
 }
+/* The emulator's barrier switches to the block's other threads, which set
+ * the indices above before they resume; it is called through a pointer,
+ * so the kernel reads the indices again after it. Shared buffers come
+ * from the emulator, one per id for all threads of a block, filled with
+ * 0xff bytes at the start of every block. */
+static void (*stitch_emulate_barrier)(void);
+static void* (*stitch_emulate_shared)(int64_t id, int64_t bytes);
+void stitch_emulate_set_hooks(void (*barrier)(void), void* (*shared)(int64_t, int64_t)) {
+  stitch_emulate_barrier = barrier;
+  stitch_emulate_shared = shared;
+}
+#define __syncthreads() stitch_emulate_barrier()
+#define STITCH_SHARED(T, name, n, id) T* const name = (T*)stitch_emulate_shared(id, (int64_t)sizeof(T) * (n))
 #endif
 typedef union { int64_t i; double f; } stitch_scalar;
 )";
@@ -561,15 +592,11 @@ std::string renderCuda(const std::vector<KernelUOps>& kernels) {
 CudaLaunch cudaLaunchOf(const KernelUOps& kernel) {
   CudaLaunch launch;
   launch.gridBlocks = std::max<int64_t>(KernelWriter::gridBlocks(kernel), 1);
-  const int loop = threadSharedLoop(kernel, maxLocalBytes(RenderTarget::Cuda));
-  if (loop >= 0) {
-    // A warp at least; fewer threads than the loop's constant trip count.
-    const UOp &lo = kernel.uops.at(kernel.uops.at(loop).src.at(0)), &hi = kernel.uops.at(kernel.uops.at(loop).src.at(1));
-    int64_t threads = kCudaThreadsPerBlock;
-    if (lo.kind == UOpKind::Const && hi.kind == UOpKind::Const)
-      threads = std::clamp<int64_t>((hi.ival - lo.ival + 31) / 32 * 32, 32, kCudaThreadsPerBlock);
+  const CudaThreadPlan plan = cudaThreadPlan(kernel, maxLocalBytes(RenderTarget::Cuda), kCudaThreadsPerBlock);
+  if (!plan.sharedLoops.empty()) {
     launch.blocks = launch.gridBlocks;
-    launch.threadsPerBlock = (int)threads;
+    launch.threadsPerBlock = plan.threads;
+    launch.barriers = plan.barriers;
   } else {
     launch.threadsPerBlock = (int)std::min<int64_t>(launch.gridBlocks, kCudaThreadsPerBlock);
     launch.blocks = (launch.gridBlocks + launch.threadsPerBlock - 1) / launch.threadsPerBlock;

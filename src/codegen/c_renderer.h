@@ -45,6 +45,7 @@ struct CudaLaunch {
   std::vector<int64_t> sharedScratchBytes;  // buffers after the kernel's own, in order
   int64_t arenaBytesPerBlock = 0;           // > 0: then one arena buffer of gridBlocks x this
   bool after = false;                       // NAME_after follows NAME, on one thread
+  bool barriers = false;                    // NAME's threads wait for each other (__syncthreads)
 };
 // CUDA threads per block: of a launch with a thread per grid block, and
 // the most a shared loop gets.

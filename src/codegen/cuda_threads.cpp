@@ -1,15 +1,35 @@
 #include "codegen/cuda_threads.h"
 
-#include <vector>
+#include <algorithm>
+#include <cstdint>
+#include <cstdlib>
+#include <optional>
 
 namespace stitch {
 
+bool CudaThreadPlan::shares(int loop) const {
+  return std::find(sharedLoops.begin(), sharedLoops.end(), loop) != sharedLoops.end();
+}
+
+bool CudaThreadPlan::sharedLocal(int local) const {
+  return std::find(sharedLocals.begin(), sharedLocals.end(), local) != sharedLocals.end();
+}
+
 namespace {
 
-class LoopAnalysis {
+// An index as coef * loop + base + offset, base a value defined before
+// the loop opens (-1: none): the same in every iteration.
+struct Affine {
+  int64_t coef = 0;
+  int base = -1;
+  int64_t offset = 0;
+  bool operator==(const Affine&) const = default;
+};
+
+class ThreadPlanner {
  public:
-  LoopAnalysis(const KernelUOps& kernel, int64_t maxLocalBytes)
-      : uops_(kernel.uops.uops()), maxLocalBytes_(maxLocalBytes), end_(uops_.size(), -1) {
+  ThreadPlanner(const KernelUOps& kernel, int64_t maxLocalBytes, int maxThreads)
+      : uops_(kernel.uops.uops()), maxLocalBytes_(maxLocalBytes), maxThreads_(maxThreads), end_(uops_.size(), -1) {
     std::vector<int> open;
     for (int id = 0; id < (int)uops_.size(); ++id) {
       const UOp& u = uops_[id];
@@ -22,29 +42,123 @@ class LoopAnalysis {
     for (int id : open) end_[id] = (int)uops_.size();  // a grid left open spans the rest
   }
 
-  int choose() const {
+  CudaThreadPlan plan() {
     int grid = -1;
     for (int id = 0; id < (int)uops_.size(); ++id) {
       const UOp& u = uops_[id];
       if (u.kind == UOpKind::Special) {
-        if (grid >= 0) return -1;  // a second grid dimension: not handled
+        if (grid >= 0) return {};  // a second grid dimension: not handled
         grid = id;
       }
       // Scratch shared by the blocks: a buffer before the grid.
-      if (u.kind == UOpKind::DefineLocal && grid < 0) return -1;
+      if (u.kind == UOpKind::DefineLocal && grid < 0) return {};
     }
-    if (grid < 0 || end_[grid] != (int)uops_.size()) return -1;  // no grid, or code after it
-    int chosen = -1;
-    for (int scope = grid;;) {
+    if (grid < 0 || end_[grid] != (int)uops_.size()) return {};  // no grid, or code after it
+    walk(grid);
+    if (plan_.sharedLoops.empty()) return {};
+    // Locals the shared loops write or read: the other threads' slots. An
+    // arena buffer is one slice per block, in global memory: shared too.
+    for (int local : locals_)
+      if (touchedBySharedLoop(local) || arena(local)) plan_.sharedLocals.push_back(local);
+    // Every thread would store into the one slot: only a thread's own
+    // buffer may be written outside the shared loops.
+    for (int buffer : redundantStores_)
+      if (isGlobal(buffer) || plan_.sharedLocal(buffer)) return {};
+    // Static shared memory is 48 KiB a block on every architecture.
+    int64_t sharedBytes = 0;
+    for (int local : plan_.sharedLocals)
+      if (!arena(local)) sharedBytes += uops_[local].ival * (int64_t)dtypeSize(uops_[local].dtype);
+    if (sharedBytes > 48 * 1024) return {};
+    // One shared loop and nothing that passes values between threads: no
+    // thread reads what another wrote, so no barrier.
+    plan_.barriers = plan_.sharedLoops.size() > 1 || !plan_.sharedLocals.empty() || readsWrittenGlobal_;
+    int64_t threads = 32;
+    for (int loop : plan_.sharedLoops)
+      threads = std::max<int64_t>(threads, trips(loop) >= maxThreads_ ? maxThreads_ : (trips(loop) + 31) / 32 * 32);
+    plan_.threads = (int)std::min<int64_t>(threads, maxThreads_);
+    return plan_;
+  }
+
+ private:
+  // The code directly inside `scope`, run by every thread of the block:
+  // its shared loops, its buffers, what it stores into and reads.
+  void walk(int scope) {
+    for (int id = scope + 1; id < end_[scope]; ++id) {
+      const UOp& u = uops_[id];
+      switch (u.kind) {
+        case UOpKind::Loop:
+          if (!independent(id)) {
+            walk(id);
+          } else if (!shortLoop(id) || !sharesWiderLoopsInside(id)) {
+            plan_.sharedLoops.push_back(innermostWide(id));
+          }
+          id = end_[id];
+          break;
+        case UOpKind::If:
+          walk(id);
+          id = end_[id];
+          break;
+        case UOpKind::Store: redundantStores_.push_back(u.src.at(0)); break;
+        case UOpKind::DefineLocal: locals_.push_back(id); break;
+        case UOpKind::Load:
+          if (isGlobal(u.src.at(0)) && uops_[u.src.at(0)].ival) readsWrittenGlobal_ = true;
+          break;
+        default: break;
+      }
+    }
+  }
+
+  // Whether the threads do better to run a short independent loop in
+  // every thread and share wider loops inside it (a few rows a block,
+  // each reduced over lanes: the lanes are the contiguous elements). When
+  // not, the walk into it is undone.
+  bool sharesWiderLoopsInside(int loop) {
+    const size_t loops = plan_.sharedLoops.size(), locals = locals_.size(), stores = redundantStores_.size();
+    const bool reads = readsWrittenGlobal_;
+    walk(loop);
+    if (plan_.sharedLoops.size() > loops) {
+      bool wider = false, storesShared = false;
+      for (size_t k = loops; k < plan_.sharedLoops.size(); ++k) wider |= trips(plan_.sharedLoops[k]) > trips(loop);
+      // A store in every thread into memory they share undoes the plan.
+      for (size_t k = stores; k < redundantStores_.size(); ++k) {
+        const int buffer = redundantStores_[k];
+        storesShared |= isGlobal(buffer) || arena(buffer) || touchedBySharedLoop(buffer);
+      }
+      if (wider && !storesShared) return true;
+    }
+    plan_.sharedLoops.resize(loops);
+    locals_.resize(locals);
+    redundantStores_.resize(stores);
+    readsWrittenGlobal_ = reads;
+    return false;
+  }
+
+  // A loop's constant trip count (constant bounds, or hi = lo + c);
+  // INT64_MAX when it is not constant.
+  int64_t trips(int loop) const {
+    const int loId = uops_[loop].src.at(0);
+    const UOp &lo = uops_[loId], &hi = uops_[uops_[loop].src.at(1)];
+    if (lo.kind == UOpKind::Const && hi.kind == UOpKind::Const) return hi.ival - lo.ival;
+    if (hi.kind == UOpKind::Alu && hi.alu == AluOp::Add && hi.src.size() == 2)
+      for (int k = 0; k < 2; ++k)
+        if (hi.src[k] == loId && uops_[hi.src[1 - k]].kind == UOpKind::Const) return uops_[hi.src[1 - k]].ival;
+    return INT64_MAX;
+  }
+
+  // Of the nest of independent loops from `loop` down, each the only loop
+  // of the one around it with nothing else there but values, the innermost
+  // with more than a warp's worth of iterations (else `loop`).
+  int innermostWide(int loop) const {
+    int chosen = loop;
+    for (int scope = loop;;) {
       const int child = onlyLoopIn(scope);
       if (child < 0) break;
-      if (independent(child) && (chosen < 0 || !shortLoop(child))) chosen = child;
+      if (independent(child) && !shortLoop(child)) chosen = child;
       scope = child;
     }
     return chosen;
   }
 
- private:
   // The one loop directly inside `scope` when everything else directly
   // inside it only computes values; -1 otherwise.
   int onlyLoopIn(int scope) const {
@@ -71,11 +185,9 @@ class LoopAnalysis {
   }
 
   bool isGlobal(int id) const { return uops_[id].kind == UOpKind::DefineGlobal; }
+  bool arena(int local) const { return uops_[local].ival * (int64_t)dtypeSize(uops_[local].dtype) > maxLocalBytes_; }
 
-  bool shortLoop(int loop) const {
-    const UOp &lo = uops_[uops_[loop].src.at(0)], &hi = uops_[uops_[loop].src.at(1)];
-    return lo.kind == UOpKind::Const && hi.kind == UOpKind::Const && hi.ival - lo.ival <= 32;
-  }
+  bool shortLoop(int loop) const { return trips(loop) <= 32; }
 
   bool independent(int loop) const {
     for (int id = loop + 1; id < end_[loop]; ++id) {
@@ -84,26 +196,79 @@ class LoopAnalysis {
         case UOpKind::Phi:
           if (u.src.at(0) < loop) return false;
           break;
-        case UOpKind::DefineLocal:
-          if (u.ival * (int64_t)dtypeSize(u.dtype) > maxLocalBytes_) return false;
+        case UOpKind::DefineLocal:  // the thread's own
+          if (arena(id)) return false;
           break;
         case UOpKind::Load:
         case UOpKind::FoldLanes: {
           const int buffer = u.src.at(0);
-          if (buffer < loop && !isGlobal(buffer)) return false;
           if (isGlobal(buffer) && uops_[buffer].ival) return false;
+          if (!isGlobal(buffer) && buffer < loop && !readsOwnSlots(loop, buffer, u)) return false;
           break;
         }
         case UOpKind::Store: {
           const int buffer = u.src.at(0);
-          if (buffer < loop && !isGlobal(buffer)) return false;
           if (isGlobal(buffer) && !dependsOn(u.src.at(1), loop)) return false;
+          if (!isGlobal(buffer) && buffer < loop && !ownSlot(loop, buffer, u.src.at(1))) return false;
           break;
         }
         default: break;
       }
     }
     return true;
+  }
+
+  // The stores into `buffer` (defined outside the loop) inside `loop`.
+  std::vector<int> storesInto(int loop, int buffer) const {
+    std::vector<int> stores;
+    for (int id = loop + 1; id < end_[loop]; ++id)
+      if (uops_[id].kind == UOpKind::Store && uops_[id].src.at(0) == buffer) stores.push_back(id);
+    return stores;
+  }
+
+  // A store at `index` writes a slot no other iteration writes: every store
+  // into the buffer in the loop has this one index, c * loop + base.
+  bool ownSlot(int loop, int buffer, int index) const {
+    std::optional<Affine> a = affine(index, loop);
+    if (!a || a->coef == 0) return false;
+    for (int store : storesInto(loop, buffer))
+      if (affine(uops_[store].src.at(1), loop) != a) return false;
+    return true;
+  }
+
+  // A read inside the loop of a buffer from outside it sees no other
+  // iteration's write: the loop does not write the buffer, or the read is
+  // of this iteration's slot, or of slots the loop never writes.
+  bool readsOwnSlots(int loop, int buffer, const UOp& read) const {
+    const std::vector<int> stores = storesInto(loop, buffer);
+    if (stores.empty()) return true;
+    if (read.kind != UOpKind::Load) return false;  // a fold reads every lane
+    std::optional<Affine> written = affine(uops_[stores.front()].src.at(1), loop);
+    std::optional<Affine> slot = affine(read.src.at(1), loop);
+    if (!written || !slot) return false;
+    if (slot == written) return true;
+    if (trips(loop) == INT64_MAX || slot->coef != written->coef || slot->base != written->base) return false;
+    const int64_t span = std::abs(written->coef) * std::max<int64_t>(trips(loop), 0);
+    return std::abs(slot->offset - written->offset) >= span;
+  }
+
+  std::optional<Affine> affine(int id, int loop) const {
+    const UOp& u = uops_[id];
+    if (id == loop) return Affine{1, -1, 0};
+    if (u.kind == UOpKind::Const && u.dtype == DType::i64) return Affine{0, -1, u.ival};
+    if (id < loop) return Affine{0, id, 0};
+    if (u.kind != UOpKind::Alu || u.src.size() != 2) return std::nullopt;
+    std::optional<Affine> a = affine(u.src[0], loop), b = affine(u.src[1], loop);
+    if (!a || !b) return std::nullopt;
+    if (u.alu == AluOp::Add) {
+      if (a->base >= 0 && b->base >= 0) return std::nullopt;
+      return Affine{a->coef + b->coef, std::max(a->base, b->base), a->offset + b->offset};
+    }
+    if (u.alu == AluOp::Mul) {
+      if (b->coef == 0 && b->base < 0 && a->base < 0) return Affine{a->coef * b->offset, -1, a->offset * b->offset};
+      if (a->coef == 0 && a->base < 0 && b->base < 0) return Affine{b->coef * a->offset, -1, b->offset * a->offset};
+    }
+    return std::nullopt;
   }
 
   bool dependsOn(int id, int loop) const {
@@ -120,15 +285,31 @@ class LoopAnalysis {
     return false;
   }
 
+  bool touchedBySharedLoop(int local) const {
+    for (int loop : plan_.sharedLoops)
+      for (int id = loop + 1; id < end_[loop]; ++id) {
+        const UOp& u = uops_[id];
+        if ((u.kind == UOpKind::Load || u.kind == UOpKind::Store || u.kind == UOpKind::FoldLanes) &&
+            u.src.at(0) == local)
+          return true;
+      }
+    return false;
+  }
+
   const std::vector<UOp>& uops_;
   int64_t maxLocalBytes_;
+  int maxThreads_;
   std::vector<int> end_;  // per LOOP / IF / SPECIAL: its closing uop
+  std::vector<int> locals_;  // DEFINE_LOCALs outside the shared loops
+  std::vector<int> redundantStores_;  // buffers stored into outside the shared loops
+  bool readsWrittenGlobal_ = false;
+  CudaThreadPlan plan_;
 };
 
 }  // namespace
 
-int threadSharedLoop(const KernelUOps& kernel, int64_t maxLocalBytes) {
-  return LoopAnalysis(kernel, maxLocalBytes).choose();
+CudaThreadPlan cudaThreadPlan(const KernelUOps& kernel, int64_t maxLocalBytes, int maxThreads) {
+  return ThreadPlanner(kernel, maxLocalBytes, maxThreads).plan();
 }
 
 }  // namespace stitch

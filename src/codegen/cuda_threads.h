@@ -1,28 +1,52 @@
-// Which loop of a grid block the threads of a CUDA block share (renderCuda).
+// How the threads of a CUDA block share a grid block's work (renderCuda).
 //
-// On CUDA a grid block of the plan is a CUDA block. When the block's work
-// is one loop whose iterations are independent, its iterations are dealt
-// out to the block's threads (`for (i = lo + threadIdx.x; i < hi; i +=
-// blockDim.x)`); the loops around it run in every thread. Of the loops
-// that qualify, the innermost one with more than a few iterations is
-// taken: consecutive threads then touch consecutive elements along the
-// contiguous dimension (coalesced). Independent means: inside the loop no
-// accumulator or block-local buffer from outside it, no read of a buffer
-// the kernel writes, every store's index depends on the loop, no buffer in
-// the arena (an arena slice belongs to the block); and the code around it
-// on the way from the grid only computes values (no stores, no
-// accumulators, no buffers). A kernel with code after its grid or scratch
-// shared by its blocks keeps one thread per grid block.
+// On CUDA a grid block of the plan is a CUDA block. Its loops whose
+// iterations are independent are dealt out to the block's threads (`for (i
+// = lo + threadIdx.x; i < hi; i += blockDim.x)`); everything else in the
+// block -- the loops around them, the code between them, accumulators in
+// registers -- runs in every thread alike, so every value outside a shared
+// loop is the same in all threads. Block-local buffers that the shared
+// loops write and other code reads live in `__shared__` memory, and a
+// barrier (`__syncthreads()`) stands before and after each shared loop:
+// a lane-parallel reduction (a buffer of lanes filled, then folded in
+// halves) becomes a shared-memory tree reduction, in the fold order the C
+// kernels use, so the result does not depend on timing.
+//
+// Independent means: inside the loop no accumulator from outside it, no
+// read of a global buffer the kernel writes, every global store's index
+// depends on the loop, every store into a shared buffer goes to a slot of
+// its own (index = c * loop + base, c != 0) and every read of a buffer the
+// loop writes is either that iteration's slot or lies wholly outside the
+// slots the loop writes; buffers defined inside the loop are the
+// thread's own (none in the arena). Of a nest of such loops whose outer
+// loops hold nothing else, the innermost with more than a warp's worth of
+// iterations is taken: consecutive threads then touch consecutive elements
+// along the contiguous dimension (coalesced).
+//
+// Code that runs in every thread stores only into the thread's own buffers
+// (else all threads would write one slot); a kernel with such a store, with
+// code after its grid, or with scratch shared by its blocks keeps one
+// thread per grid block.
 #pragma once
 #include <cstdint>
+#include <vector>
 
 #include "uops/uop.h"
 
 namespace stitch {
 
-// The LOOP uop the threads of a CUDA block share, or -1 (one thread per
-// grid block). `maxLocalBytes`: block-local buffers above this live in
-// the arena.
-int threadSharedLoop(const KernelUOps& kernel, int64_t maxLocalBytes);
+struct CudaThreadPlan {
+  std::vector<int> sharedLoops;   // LOOP uops dealt out to the block's threads; empty: a thread per grid block
+  std::vector<int> sharedLocals;  // DEFINE_LOCALs in __shared__ memory
+  bool barriers = false;          // __syncthreads() around the shared loops
+  int threads = 1;                // threads per CUDA block when sharedLoops is not empty
+
+  bool shares(int loop) const;
+  bool sharedLocal(int local) const;
+};
+
+// `maxLocalBytes`: block-local buffers above this live in the arena (a
+// slice per block, in global memory).
+CudaThreadPlan cudaThreadPlan(const KernelUOps& kernel, int64_t maxLocalBytes, int maxThreads);
 
 }  // namespace stitch

@@ -185,7 +185,7 @@ std::unique_ptr<GpuModule> CudaDevice::load(const std::string& cudaSource, Cubin
   return std::make_unique<CudaModule>(api_, module);
 }
 
-void CudaDevice::launch(void* function, int64_t blocks, int threads, const void* arg, size_t bytes) {
+void CudaDevice::launch(void* function, int64_t blocks, int threads, bool, const void* arg, size_t bytes) {
   STITCH_ASSERT(blocks >= 1 && blocks < (int64_t(1) << 31) && bytes > 0, "launch of ", blocks, " blocks");
   void* params[] = {const_cast<void*>(arg)};
   check(api_->launchKernel(function, (unsigned)blocks, 1, 1, (unsigned)threads, 1, 1, 0, nullptr, params, nullptr),

@@ -7,6 +7,9 @@
 #include <numeric>
 #include <vector>
 
+#include <sys/mman.h>
+#include <ucontext.h>
+
 #include "codegen/c_renderer.h"
 #include "codegen/kernel_abi.h"
 #include "codegen/kernel_cache.h"
@@ -18,6 +21,47 @@ namespace {
 
 using EmulatedKernel = void (*)(CudaKernelArgs);  // stitch_args by value
 using SetThread = void (*)(unsigned, unsigned, unsigned);
+using SetHooks = void (*)(void (*)(), void* (*)(int64_t, int64_t));
+
+// The threads of the block being run as fibers (one launch at a time).
+enum class FiberState { Ready, Waiting, Done };
+struct BlockFibers {
+  ucontext_t scheduler;
+  std::vector<ucontext_t> contexts;
+  std::vector<FiberState> state;
+  unsigned current = 0;
+  EmulatedKernel kernel = nullptr;
+  const CudaKernelArgs* args = nullptr;
+  std::map<int64_t, std::vector<unsigned char>> shared;  // the block's shared buffers by id
+};
+BlockFibers* running = nullptr;
+
+void fiberMain() {
+  running->kernel(*running->args);
+  running->state[running->current] = FiberState::Done;
+}  // back to the scheduler (uc_link)
+
+// __syncthreads() of an emulated kernel.
+void fiberBarrier() {
+  STITCH_ASSERT(running, "__syncthreads() outside a launch with barriers");
+  const unsigned self = running->current;
+  running->state[self] = FiberState::Waiting;
+  swapcontext(&running->contexts[self], &running->scheduler);
+}
+
+// A shared buffer of the running block (STITCH_SHARED): new ones hold
+// 0xff bytes, as nothing in CUDA says what shared memory holds at first.
+void* fiberShared(int64_t id, int64_t bytes) {
+  STITCH_ASSERT(running, "shared memory outside a launch with barriers");
+  auto [it, added] = running->shared.try_emplace(id);
+  if (added) it->second.assign((size_t)std::max<int64_t>(bytes, 1), 0xff);
+  STITCH_ASSERT(it->second.size() == (size_t)std::max<int64_t>(bytes, 1), "shared buffer ", id, " of ",
+                it->second.size(), " bytes asked for as ", bytes);
+  return it->second.data();
+}
+
+constexpr size_t kFiberStackBytes = size_t(256) << 10;
+constexpr size_t kGuardBytes = 4096;
 
 // A kernel handle: the kernel and the setter of its library's thread indices.
 struct EmulatedKernelHandle {
@@ -33,6 +77,7 @@ class EmulatedModule final : public GpuModule {
     if (added) {
       it->second.kernel = reinterpret_cast<EmulatedKernel>(library_->function(name));
       it->second.setThread = reinterpret_cast<SetThread>(library_->function("stitch_emulate_thread"));
+      reinterpret_cast<SetHooks>(library_->function("stitch_emulate_set_hooks"))(&fiberBarrier, &fiberShared);
     }
     return &it->second;
   }
@@ -78,7 +123,8 @@ std::unique_ptr<GpuModule> CudaEmulator::load(const std::string& cudaSource, Cub
   return module;
 }
 
-void CudaEmulator::launch(void* function, int64_t blocks, int threads, const void* arg, size_t bytes) {
+void CudaEmulator::launch(void* function, int64_t blocks, int threads, bool barriers, const void* arg,
+                          size_t bytes) {
   STITCH_ASSERT(bytes == sizeof(CudaKernelArgs) && blocks >= 1 && threads >= 1, "emulated launch of ", blocks,
                 " x ", threads, " with a ", bytes, "-byte argument");
   std::lock_guard<std::mutex> lock(launching_);
@@ -86,6 +132,10 @@ void CudaEmulator::launch(void* function, int64_t blocks, int threads, const voi
   const CudaKernelArgs& args = *static_cast<const CudaKernelArgs*>(arg);
   std::vector<unsigned> order((size_t)threads);
   for (int64_t block = 0; block < blocks; ++block) {
+    if (barriers) {
+      runBlockAsFibers(handle, &args, (unsigned)block, (unsigned)threads);
+      continue;
+    }
     std::iota(order.begin(), order.end(), 0u);
     std::shuffle(order.begin(), order.end(), order_);
     for (unsigned thread : order) {
@@ -93,6 +143,58 @@ void CudaEmulator::launch(void* function, int64_t blocks, int threads, const voi
       handle->kernel(args);
     }
   }
+}
+
+char* CudaEmulator::fiberStack(unsigned thread) {
+  if (stacks_.size() <= thread) stacks_.resize(thread + 1, nullptr);
+  if (!stacks_[thread]) {
+    // Pages are only touched as the stack grows; the lowest is a guard.
+    void* p = mmap(nullptr, kFiberStackBytes + kGuardBytes, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED) throw std::bad_alloc();
+    mprotect(p, kGuardBytes, PROT_NONE);
+    stacks_[thread] = static_cast<char*>(p) + kGuardBytes;
+  }
+  return stacks_[thread];
+}
+
+void CudaEmulator::runBlockAsFibers(const void* handleArg, const void* args, unsigned block, unsigned threads) {
+  const auto* handle = static_cast<const EmulatedKernelHandle*>(handleArg);
+  BlockFibers fibers;
+  fibers.kernel = handle->kernel;
+  fibers.args = static_cast<const CudaKernelArgs*>(args);
+  fibers.contexts.resize(threads);
+  fibers.state.assign(threads, FiberState::Ready);
+  for (unsigned t = 0; t < threads; ++t) {
+    ucontext_t& c = fibers.contexts[t];
+    STITCH_ASSERT(getcontext(&c) == 0, "getcontext failed");
+    c.uc_stack.ss_sp = fiberStack(t);
+    c.uc_stack.ss_size = kFiberStackBytes;
+    c.uc_link = &fibers.scheduler;
+    makecontext(&c, &fiberMain, 0);
+  }
+  running = &fibers;
+  std::vector<unsigned> order(threads);
+  std::iota(order.begin(), order.end(), 0u);
+  for (;;) {
+    // Up to the next barrier (or the end), each thread in turn, in an
+    // order of its own for every stretch between barriers.
+    std::shuffle(order.begin(), order.end(), order_);
+    for (unsigned t : order) {
+      fibers.current = t;
+      fibers.state[t] = FiberState::Ready;
+      handle->setThread(block, t, threads);
+      swapcontext(&fibers.scheduler, &fibers.contexts[t]);
+    }
+    const auto done = (unsigned)std::count(fibers.state.begin(), fibers.state.end(), FiberState::Done);
+    if (done == threads) break;
+    if (done > 0) {
+      running = nullptr;
+      STITCH_ASSERT(false, "emulated block ", block, ": ", threads - done, " of ", threads,
+                    " threads wait at a barrier that the others never reach");
+    }
+  }
+  running = nullptr;
 }
 
 }  // namespace stitch

@@ -5,11 +5,17 @@
 // kCudaHeader); a launch runs the kernel once per emulated thread, the
 // blocks in order and each block's threads in a shuffled order that changes
 // from launch to launch, so a kernel whose threads depend on each other's
-// timing shows it. Device memory is host memory filled with 0xff bytes (NaN
-// floats), so an element a kernel should have written and did not shows.
+// timing shows it. A kernel whose threads wait at barriers runs each thread
+// of a block as a fiber (ucontext): between two barriers the threads run
+// one after another in a fresh shuffled order, so a missing barrier
+// shows as a thread reading a slot its writer has not reached yet; a
+// barrier that some threads of a block never reach is an internal error.
+// Device memory is host memory filled with 0xff bytes (NaN floats), so an
+// element a kernel should have written and did not shows.
 #pragma once
 #include <mutex>
 #include <random>
+#include <vector>
 
 #include "runtime/gpu_device.h"
 
@@ -26,10 +32,14 @@ class CudaEmulator final : public GpuDevice {
   void copyToDevice(CudaPointer dst, const void* src, size_t bytes) override;
   void copyToHost(void* dst, CudaPointer src, size_t bytes) override;
   std::unique_ptr<GpuModule> load(const std::string& cudaSource, CubinStats* stats) override;
-  void launch(void* function, int64_t blocks, int threads, const void* arg, size_t bytes) override;
+  void launch(void* function, int64_t blocks, int threads, bool barriers, const void* arg, size_t bytes) override;
 
  private:
   CudaEmulator() = default;
+  void runBlockAsFibers(const void* handle, const void* args, unsigned block, unsigned threads);
+  char* fiberStack(unsigned thread);
+
+  std::vector<char*> stacks_;  // one per emulated thread, mapped on first use
   // Launches take turns: a library's thread indices are its globals, and
   // programs of the same source share the library.
   std::mutex launching_;

@@ -40,10 +40,10 @@ int CudaKernels::launch(const std::string& name, const CudaPointer* bufs, size_t
   if (e.launch.arenaBytesPerBlock > 0)
     held.push_back(args.bufs[slot++] = device_.allocate(size_t(e.launch.arenaBytesPerBlock * e.launch.gridBlocks)));
   try {
-    device_.launch(e.main, e.launch.blocks, e.launch.threadsPerBlock, &args, sizeof args);
+    device_.launch(e.main, e.launch.blocks, e.launch.threadsPerBlock, e.launch.barriers, &args, sizeof args);
     ++launches_;
     if (e.after) {
-      device_.launch(e.after, 1, 1, &args, sizeof args);
+      device_.launch(e.after, 1, 1, false, &args, sizeof args);
       ++launches_;
     }
   } catch (...) {

@@ -64,7 +64,7 @@ class Executable {
 
   virtual const KernelGraph& kernelGraph() const = 0;
   virtual const std::vector<KernelUOps>& kernelUOps() const = 0;
-  virtual const std::string& source() const = 0;       // the C translation unit
+  virtual const std::string& source() const = 0;       // the C (or CUDA) translation unit
   virtual const CompileStats& compileStats() const = 0;
   // False when the program has no graph-defined kernel, so nothing was
   // compiled (compileStats() then says nothing).

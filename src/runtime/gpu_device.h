@@ -41,8 +41,10 @@ class GpuDevice {
   // Compiles (or finds in the kernel cache) and loads renderCuda's output.
   virtual std::unique_ptr<GpuModule> load(const std::string& cudaSource, CubinStats* stats) = 0;
   // Launches `function` on `blocks` blocks of `threads` threads, its one
-  // argument passed by value (`bytes` at `arg`).
-  virtual void launch(void* function, int64_t blocks, int threads, const void* arg, size_t bytes) = 0;
+  // argument passed by value (`bytes` at `arg`). `barriers`: the kernel's
+  // threads wait for each other (__syncthreads), which the emulator must
+  // know before it starts them.
+  virtual void launch(void* function, int64_t blocks, int threads, bool barriers, const void* arg, size_t bytes) = 0;
 };
 
 // The emulator when STITCH_CUDA_EMULATOR is set (not "0"), else the GPU;

@@ -125,8 +125,14 @@ TEST(CudaRenderer, LargeBlockLocalBuffersAreArenaSlices) {
       << source;
   CudaLaunch launch = cudaLaunchOf(b.kernel());
   EXPECT_EQ(launch.arenaBytesPerBlock, 8192);
-  EXPECT_EQ(launch.threadsPerBlock, 3) << "a buffer of the block: a thread per grid block";
-  EXPECT_NE(source.find("const int64_t gidx0 = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;"), std::string::npos);
+  // The arena slice is the block's: its threads share both loops, the
+  // second reading what other threads wrote, after a barrier.
+  EXPECT_EQ(launch.threadsPerBlock, kCudaThreadsPerBlock);
+  EXPECT_TRUE(launch.barriers);
+  EXPECT_NE(source.find("const int64_t gidx0 = blockIdx.x;"), std::string::npos) << source;
+  const size_t first = source.find("+ threadIdx.x; loop"), between = source.find("__syncthreads();", first),
+               second = source.find("+ threadIdx.x; loop", first + 1);
+  EXPECT_TRUE(first < between && between < second && second != std::string::npos) << source;
   EXPECT_EQ(renderC({b.kernel()}).find("stitch_arena("), std::string::npos) << "on the CPU it stays on the stack";
   expectCompiles(source);
 }
@@ -192,7 +198,7 @@ TEST(CudaRenderer, ThreadsShareTheInnermostIndependentLoop) {
   EXPECT_NE(carried.find("for (int64_t loop6 = v4 + threadIdx.x; loop6 < v5; loop6 += blockDim.x) {"), std::string::npos)
       << carried;
   EXPECT_NE(carried.find("for (int64_t loop11 = 0; loop11 < 96; ++loop11) {"), std::string::npos) << carried;
-  EXPECT_EQ(cudaLaunchOf(rowsKernel(true)).threadsPerBlock, kCudaThreadsPerBlock);
+  EXPECT_EQ(cudaLaunchOf(rowsKernel(true)).threadsPerBlock, 32) << "four rows a block: one warp";
   expectCompiles(carried);
 }
 

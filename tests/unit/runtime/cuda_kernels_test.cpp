@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <vector>
 
 #include "../codegen/column_kernel.h"
@@ -62,6 +63,35 @@ TEST(CudaKernels, HostSyncsAreTheKernelResultsTheHostReads) {
   RunStats stats = rtest::expectAgreesWithInterpreter(c, inputs, 1e-4);
   EXPECT_EQ(stats.kernelCalls, 4);
   EXPECT_EQ(stats.hostSyncs, 2);
+}
+
+// Row reductions over lanes run on the block's threads through shared
+// memory and fold in the C kernels' order: the emulated CUDA results equal
+// the CPU kernels' bit for bit, whatever order the threads ran in.
+TEST(CudaKernels, LaneReductionsOnTheBlocksThreadsMatchTheCpuBitForBit) {
+  EmulatorEnv emulate;
+  const int64_t rows = testing::randInt(2, 12), cols = testing::randInt(600, 3000);
+  const std::string spec = "x=f32[" + std::to_string(rows) + "," + std::to_string(cols) + "]";
+  const std::string source =
+      "def f(x: torch.Tensor) -> List[torch.Tensor]:\n"
+      "    return [torch.softmax(x, dim=-1), x.sum(-1), (x * x).mean(-1, keepdim=True)]\n";
+  rtest::Compiled gpu = rtest::compileProgram(source, "f", {spec}, 2, true);
+  rtest::Compiled cpu = rtest::compileProgram(source, "f", {spec}, 2, false);
+  ASSERT_NE(gpu.exe->source().find("__syncthreads();"), std::string::npos) << gpu.exe->source();
+  ASSERT_NE(gpu.exe->source().find("STITCH_SHARED("), std::string::npos) << gpu.exe->source();
+  IValueList inputs = {rtest::uniformF32({rows, cols}, -4, 4)};
+  for (int run = 0; run < 2; ++run) {  // another shuffle of the threads
+    const IValueList a = gpu.exe->run(rtest::cloneInputs(inputs)).at(0).toList(),
+                     b = cpu.exe->run(rtest::cloneInputs(inputs)).at(0).toList();
+    ASSERT_EQ(a.size(), 3u);
+    ASSERT_EQ(b.size(), 3u);
+    for (size_t k = 0; k < a.size(); ++k) {
+      const Tensor &x = a[k].toTensor(), &y = b[k].toTensor();
+      ASSERT_EQ(x.numel(), y.numel());
+      EXPECT_EQ(std::memcmp(x.contiguous().rawData(), y.contiguous().rawData(), size_t(x.numel()) * 4), 0)
+          << "output " << k << ", run " << run;
+    }
+  }
 }
 
 // Resident: a value is uploaded once however many kernels read it, and a
