@@ -8,10 +8,10 @@
 #   cmake --build build-gpu --target stitch
 #
 # so the GPU machine needs none of the project's packages: python3 with
-# torch and numpy, a CUDA driver, and NVRTC ($STITCH_NVRTC, else the CUDA
-# toolkit's, else a Python package's). Logs go to $GPU_CHECK_LOGS (default
-# a temporary folder; with $OUT set, also as $OUT/gpu_check_logs.tgz);
-# exits 1 when anything failed.
+# torch and numpy, a CUDA driver, NVRTC and cuBLAS ($STITCH_NVRTC,
+# $STITCH_CUBLAS, else the CUDA toolkit's, else a Python package's). Logs
+# go to $GPU_CHECK_LOGS (default a temporary folder; with $OUT set, also as
+# $OUT/gpu_check_logs.tgz); exits 1 when anything failed.
 set -uo pipefail
 PYTHON="${PYTHON:-python3}"
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -21,15 +21,20 @@ LOGS="${GPU_CHECK_LOGS:-$(mktemp -d)}"
 mkdir -p "$LOGS"
 cd "$ROOT"
 
-if [ -z "${STITCH_NVRTC:-}" ]; then
-  for lib in /usr/local/cuda/lib64/libnvrtc.so /usr/local/cuda/lib64/libnvrtc.so.* \
+# The first of the CUDA toolkit's or a Python package's copies of a library.
+find_cuda_library() {
+  local lib
+  for lib in /usr/local/cuda/lib64/$1.so /usr/local/cuda/lib64/$1.so.* \
              $("$PYTHON" -c 'import site; print(" ".join(site.getsitepackages()))' 2>/dev/null | \
-               xargs -I{} sh -c 'ls {}/nvidia/*/lib/libnvrtc.so* {}/nvidia/cuda_nvrtc/lib/libnvrtc.so* 2>/dev/null'); do
-    if [ -f "$lib" ]; then export STITCH_NVRTC="$lib"; break; fi
+               xargs -I{} sh -c "ls {}/nvidia/*/lib/$1.so* 2>/dev/null"); do
+    if [ -f "$lib" ]; then echo "$lib"; return; fi
   done
-fi
+}
+[ -n "${STITCH_NVRTC:-}" ] || STITCH_NVRTC="$(find_cuda_library libnvrtc)"
+[ -n "${STITCH_CUBLAS:-}" ] || STITCH_CUBLAS="$(find_cuda_library libcublas)"
+export STITCH_NVRTC STITCH_CUBLAS
 export STITCH_CACHE_DIR="${STITCH_CACHE_DIR:-$(mktemp -d)}"
-echo "== $(nvidia-smi -L 2>/dev/null | head -1); NVRTC ${STITCH_NVRTC:-from the dynamic loader}; logs in $LOGS"
+echo "== $(nvidia-smi -L 2>/dev/null | head -1); NVRTC ${STITCH_NVRTC:-from the dynamic loader}; cuBLAS ${STITCH_CUBLAS:-from the dynamic loader}; logs in $LOGS"
 "$STITCH" --version || { echo "no runnable $STITCH"; exit 1; }
 
 echo "== smoke: softmax on the GPU"

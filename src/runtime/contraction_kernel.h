@@ -59,6 +59,7 @@ class ContractionKernel {
     int64_t epilogueBias = -1;  // the epilogue's bias: its index in operands()
     bool relu = false;          // the epilogue's relu
   };
+  const Form& form() const { return form_; }
 
  private:
   ContractionKernel(Form form, int threads);

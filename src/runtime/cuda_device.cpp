@@ -6,6 +6,7 @@
 
 #include "common/dynamic_symbols.h"
 #include "common/error.h"
+#include "runtime/gpu_blas.h"
 
 namespace stitch {
 
@@ -175,6 +176,8 @@ void CudaDevice::copyToDevice(CudaPointer dst, const void* src, size_t bytes) {
 void CudaDevice::copyToHost(void* dst, CudaPointer src, size_t bytes) {
   if (bytes) check(api_->memcpyDtoH(dst, src, bytes), "cuMemcpyDtoH");
 }
+
+GpuBlas* CudaDevice::blas() { return cublas(); }
 
 std::string CudaDevice::name() const { return name_ + " (sm_" + std::to_string(arch_) + ")"; }
 

@@ -31,6 +31,7 @@ class CudaDevice final : public GpuDevice {
   void copyToHost(void* dst, CudaPointer src, size_t bytes) override;
   std::unique_ptr<GpuModule> load(const std::string& cudaSource, CubinStats* stats) override;
   void launch(void* function, int64_t blocks, int threads, bool barriers, const void* arg, size_t bytes) override;
+  GpuBlas* blas() override;
 
   struct Api;
 

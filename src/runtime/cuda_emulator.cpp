@@ -14,6 +14,7 @@
 #include "codegen/kernel_abi.h"
 #include "codegen/kernel_cache.h"
 #include "common/error.h"
+#include "runtime/gpu_blas.h"
 
 namespace stitch {
 
@@ -144,6 +145,8 @@ void CudaEmulator::launch(void* function, int64_t blocks, int threads, bool barr
     }
   }
 }
+
+GpuBlas* CudaEmulator::blas() { return &emulatedBlas(); }
 
 char* CudaEmulator::fiberStack(unsigned thread) {
   if (stacks_.size() <= thread) stacks_.resize(thread + 1, nullptr);

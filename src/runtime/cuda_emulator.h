@@ -33,6 +33,7 @@ class CudaEmulator final : public GpuDevice {
   void copyToHost(void* dst, CudaPointer src, size_t bytes) override;
   std::unique_ptr<GpuModule> load(const std::string& cudaSource, CubinStats* stats) override;
   void launch(void* function, int64_t blocks, int threads, bool barriers, const void* arg, size_t bytes) override;
+  GpuBlas* blas() override;
 
  private:
   CudaEmulator() = default;

@@ -15,6 +15,7 @@
 #include "runtime/contraction_kernel.h"
 #include "runtime/copy_kernels.h"
 #include "runtime/cuda_kernels.h"
+#include "runtime/device_contraction.h"
 #include "runtime/device_values.h"
 #include "runtime/host_ops.h"
 #include "runtime/in_place_assign.h"
@@ -364,7 +365,7 @@ class ProgramRun {
         bound_(program.slots_.size(), 0),
         writable_(std::move(writable)),
         timeKernels_(timeKernels) {
-    if (program.cuda_)
+    if (program.onCuda_)
       device_ = std::make_unique<DeviceValues>(gpuDevice(), program.slots_.size(), program.pureGraph_);
   }
 
@@ -635,6 +636,7 @@ class ProgramRun {
   // shapes; else the interpreter's routine (double accumulation for f32).
   void callContraction(const Kernel& k, const ContractionKernel* kernel) {
     if (!kernel) return runNodesOnHost(k);
+    if (device_ && contractOnDevice(k, *kernel)) return;
     std::vector<Tensor> operands;
     for (const Value* v : kernel->operands()) {
       const IValue& value = lookup(v);
@@ -650,6 +652,37 @@ class ProgramRun {
       kernel->run(ptrs, out);
     }
     bind(k.outputs.at(0), std::move(out));
+  }
+
+  // On the GPU: operands and result in device memory, as for a generated
+  // kernel. False (nothing done) when the device cannot run it.
+  bool contractOnDevice(const Kernel& k, const ContractionKernel& kernel) {
+    if (!deviceRunsContraction(gpuDevice(), kernel.form())) return false;
+    std::vector<CudaPointer> operands;
+    for (const Value* v : kernel.operands()) {
+      const size_t slot = p_.slots_.of(v);
+      STITCH_ASSERT(bound_[slot], "value %", v->debugName(), " used before it is defined");
+      const IValue& value = env_[slot];
+      if (!value.isTensor() || !matchesStaticType(value.toTensor(), v)) {
+        device_->endCall();
+        return false;
+      }
+      const CudaPointer held = device_->onDevice(slot);
+      operands.push_back(held ? held : device_->forKernel(slot, dense(value.toTensor())));
+    }
+    const Type& type = staticTensorType(k.outputs.at(0));
+    Tensor out = p_.pool_.allocate(*type.shape(), *type.dtype());
+    const CudaPointer result = device_->allocate(size_t(out.numel()) * dtypeSize(out.dtype()));
+    {
+      KernelClock clock(*this);
+      // The dispatch counted one call; an epilogue is a second launch.
+      kernelCalls_ += runContractionOnDevice(gpuDevice(), kernel.form(), operands, result) - 1;
+    }
+    device_->endCall();
+    bind(k.outputs.at(0), std::move(out));
+    const size_t slot = p_.slots_.of(k.outputs.at(0));
+    device_->written(slot, result, env_[slot].toTensor());
+    return true;
   }
 
   // Runs the kernel's nodes one by one as host ops: exactly the

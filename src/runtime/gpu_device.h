@@ -16,6 +16,7 @@
 namespace stitch {
 
 using CudaPointer = uint64_t;  // a device address (CUdeviceptr)
+class GpuBlas;
 
 // A loaded CUDA translation unit.
 class GpuModule {
@@ -45,6 +46,9 @@ class GpuDevice {
   // threads wait for each other (__syncthreads), which the emulator must
   // know before it starts them.
   virtual void launch(void* function, int64_t blocks, int threads, bool barriers, const void* arg, size_t bytes) = 0;
+  // Matrix products on this device (runtime/gpu_blas.h); nullptr when the
+  // device has no BLAS (contractions then run on the host).
+  virtual GpuBlas* blas() = 0;
 };
 
 // The emulator when STITCH_CUDA_EMULATOR is set (not "0"), else the GPU;

@@ -1,0 +1,82 @@
+#include "runtime/device_contraction.h"
+
+#include <climits>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <mutex>
+
+#include "codegen/c_renderer.h"
+#include "codegen/kernel_abi.h"
+#include "common/error.h"
+#include "runtime/gpu_blas.h"
+
+namespace stitch {
+
+namespace {
+
+// Adds linear's bias and the merged bias row (each may be absent), then
+// relu (NaN stays NaN): the host kernel's epilogue, element by element.
+constexpr const char* kEpilogueKernel = R"(
+STITCH_KERNEL void stitch_contraction_epilogue(const stitch_args args) {
+  float* restrict c = (float*)args.bufs[0];
+  const float* restrict bias = (const float*)args.bufs[1];
+  const float* restrict row = (const float*)args.bufs[2];
+  const int64_t count = args.params[0].i, n = args.params[1].i, relu = args.params[2].i;
+  const int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < count) {
+    float v = c[i];
+    if (bias) v = v + bias[i % n];
+    if (row) v = v + row[i % n];
+    if (relu) v = v < 0.0f ? 0.0f : v;
+    c[i] = v;
+  }
+}
+)";
+
+constexpr int kEpilogueThreads = 256;
+
+// The epilogue kernel, compiled once per device.
+void* epilogueKernel(GpuDevice& device) {
+  static std::mutex mutex;
+  static std::map<GpuDevice*, std::unique_ptr<GpuModule>> modules;
+  std::lock_guard<std::mutex> lock(mutex);
+  std::unique_ptr<GpuModule>& module = modules[&device];
+  if (!module) module = device.load(renderCuda({}) + kEpilogueKernel, nullptr);
+  return module->function("stitch_contraction_epilogue");
+}
+
+}  // namespace
+
+bool deviceRunsContraction(GpuDevice& device, const ContractionKernel::Form& f) {
+  if (!device.blas()) return false;
+  for (int64_t v : {f.batch, f.m, f.n, f.k})
+    if (v > INT_MAX) return false;
+  return true;
+}
+
+int runContractionOnDevice(GpuDevice& device, const ContractionKernel::Form& f,
+                            const std::vector<CudaPointer>& operands, CudaPointer out) {
+  GpuBlas* blas = device.blas();
+  STITCH_ASSERT(blas, "a contraction on a device without BLAS");
+  const int64_t count = f.batch * f.m * f.n;
+  if (count == 0) return 0;
+  // C^T[n, m] = op(B)^T[n, k] A^T[k, m] per batch entry, column-major.
+  blas->sgemmStridedBatched(f.transposedB, false, f.n, f.m, f.k, operands.at(1), f.transposedB ? f.k : f.n,
+                            f.transposedB ? 0 : f.k * f.n, operands.at(0), f.k, f.sharedA ? 0 : f.m * f.k, out, f.n,
+                            f.m * f.n, f.batch);
+  if (!f.bias && f.epilogueBias < 0 && !f.relu) return 1;
+  CudaKernelArgs args;
+  std::memset(&args, 0, sizeof args);
+  args.bufs[0] = out;
+  args.bufs[1] = f.bias ? operands.at(2) : 0;
+  args.bufs[2] = f.epilogueBias >= 0 ? operands.at((size_t)f.epilogueBias) : 0;
+  args.params[0].i = count;
+  args.params[1].i = f.n;
+  args.params[2].i = f.relu ? 1 : 0;
+  device.launch(epilogueKernel(device), (count + kEpilogueThreads - 1) / kEpilogueThreads, kEpilogueThreads, false,
+                &args, sizeof args);
+  return 2;
+}
+
+}  // namespace stitch
