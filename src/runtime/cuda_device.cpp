@@ -26,6 +26,7 @@ struct CudaDevice::Api {
   int (*memFree)(CudaPointer) = nullptr;
   int (*memcpyHtoD)(CudaPointer, const void*, size_t) = nullptr;
   int (*memcpyDtoH)(void*, CudaPointer, size_t) = nullptr;
+  int (*memcpyDtoD)(CudaPointer, CudaPointer, size_t) = nullptr;
   int (*moduleLoadData)(void**, const void*) = nullptr;
   int (*moduleUnload)(void*) = nullptr;
   int (*moduleGetFunction)(void**, void*, const char*) = nullptr;
@@ -60,6 +61,7 @@ const CudaDevice::Api& driverApi() {
               bindSymbol(a->handle, "cuMemFree_v2", a->memFree) &&
               bindSymbol(a->handle, "cuMemcpyHtoD_v2", a->memcpyHtoD) &&
               bindSymbol(a->handle, "cuMemcpyDtoH_v2", a->memcpyDtoH) &&
+              bindSymbol(a->handle, "cuMemcpyDtoD_v2", a->memcpyDtoD) &&
               bindSymbol(a->handle, "cuModuleLoadData", a->moduleLoadData) &&
               bindSymbol(a->handle, "cuModuleUnload", a->moduleUnload) &&
               bindSymbol(a->handle, "cuModuleGetFunction", a->moduleGetFunction) &&
@@ -175,6 +177,10 @@ void CudaDevice::copyToDevice(CudaPointer dst, const void* src, size_t bytes) {
 
 void CudaDevice::copyToHost(void* dst, CudaPointer src, size_t bytes) {
   if (bytes) check(api_->memcpyDtoH(dst, src, bytes), "cuMemcpyDtoH");
+}
+
+void CudaDevice::copyOnDevice(CudaPointer dst, CudaPointer src, size_t bytes) {
+  if (bytes) check(api_->memcpyDtoD(dst, src, bytes), "cuMemcpyDtoD");
 }
 
 GpuBlas* CudaDevice::blas() { return cublas(); }

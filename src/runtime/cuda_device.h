@@ -29,6 +29,7 @@ class CudaDevice final : public GpuDevice {
   void release(CudaPointer p) override;
   void copyToDevice(CudaPointer dst, const void* src, size_t bytes) override;
   void copyToHost(void* dst, CudaPointer src, size_t bytes) override;
+  void copyOnDevice(CudaPointer dst, CudaPointer src, size_t bytes) override;
   std::unique_ptr<GpuModule> load(const std::string& cudaSource, CubinStats* stats) override;
   void launch(void* function, int64_t blocks, int threads, bool barriers, const void* arg, size_t bytes) override;
   GpuBlas* blas() override;

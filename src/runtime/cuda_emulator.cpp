@@ -113,6 +113,10 @@ void CudaEmulator::copyToHost(void* dst, CudaPointer src, size_t bytes) {
   if (bytes) std::memcpy(dst, reinterpret_cast<const void*>(src), bytes);
 }
 
+void CudaEmulator::copyOnDevice(CudaPointer dst, CudaPointer src, size_t bytes) {
+  if (bytes) std::memcpy(reinterpret_cast<void*>(dst), reinterpret_cast<const void*>(src), bytes);
+}
+
 std::unique_ptr<GpuModule> CudaEmulator::load(const std::string& cudaSource, CubinStats* stats) {
   CompileStats compiled;
   auto module = std::make_unique<EmulatedModule>(loadCompiled(cudaSource, &compiled));

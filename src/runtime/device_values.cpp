@@ -46,6 +46,13 @@ void DeviceValues::forget(size_t slot) {
   slots_[slot] = Slot{};
 }
 
+CudaPointer DeviceValues::copyForCarry(size_t slot, const Tensor& host) {
+  if (!slots_[slot].ptr || !slots_[slot].hostBehind) return 0;
+  CudaPointer p = device_.allocate(bytesOf(host));
+  device_.copyOnDevice(p, slots_[slot].ptr, bytesOf(host));
+  return p;
+}
+
 void DeviceValues::endCall() {
   for (CudaPointer p : callUploads_) device_.release(p);
   callUploads_.clear();

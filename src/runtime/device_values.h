@@ -44,6 +44,12 @@ class DeviceValues {
   void written(size_t slot, CudaPointer p, const Tensor& host);
   // Slot's value is gone or replaced: its device buffer goes back.
   void forget(size_t slot);
+  // For a loop carrying slot's value (`host`) into its next iteration: a
+  // copy of the device's value when the host is behind it, else 0 (the
+  // host's value is current). The caller owns the copy until written()
+  // takes it for the slot that receives the value, or release().
+  CudaPointer copyForCarry(size_t slot, const Tensor& host);
+  void release(CudaPointer p) { device_.release(p); }
   // After a call: not resident, the call's uploads go back.
   void endCall();
 

@@ -376,11 +376,20 @@ class ProgramRun {
   int64_t hostSyncs() const { return device_ ? device_->hostSyncs() : 0; }
   double kernelMs() const { return kernelNs_ * 1e-6; }
 
-  IValueList runBlock(const Block* block, IValueList params) {
+  // `carries`: a loop body's device copies, of its params on the way in
+  // (each taken for its param) and of its returns on the way out.
+  IValueList runBlock(const Block* block, IValueList params, std::vector<CudaPointer>* carries = nullptr) {
     const std::vector<Value*>& ps = block->params();
     STITCH_ASSERT(ps.size() == params.size(), "block expects ", ps.size(), " values, got ",
                   params.size());
-    for (size_t i = 0; i < ps.size(); ++i) bind(ps[i], std::move(params[i]));
+    for (size_t i = 0; i < ps.size(); ++i) {
+      bind(ps[i], std::move(params[i]));
+      if (carries && (*carries)[i]) {
+        const size_t slot = p_.slots_.of(ps[i]);
+        device_->written(slot, (*carries)[i], env_[slot].toTensor());
+        (*carries)[i] = 0;
+      }
+    }
     const BlockLiveness& live = p_.liveness_.of(block);
     const std::vector<NodeStep>& steps = p_.steps_.at(block);
     drop(live.unusedParams);
@@ -391,7 +400,9 @@ class ProgramRun {
       drop(live.dropAfter[index++]);
     }
     IValueList out;
-    for (const Value* r : block->returns()) out.push_back(lookup(r));
+    const std::vector<Value*>& rs = block->returns();
+    if (carries) carries->assign(rs.size(), 0);
+    for (size_t j = 0; j < rs.size(); ++j) out.push_back(carries ? carryOut(rs[j], (*carries)[j]) : lookup(rs[j]));
     drop(live.dropAtEnd);
     return out;
   }
@@ -483,6 +494,16 @@ class ProgramRun {
     return results;
   }
 
+  // A value a loop carries into its next iteration, and in `device` a copy
+  // of it on the device when the host is behind it: then the host's copy
+  // is not brought up to date (no host sync per iteration).
+  IValue carryOut(const Value* v, CudaPointer& device) {
+    const size_t slot = p_.slots_.of(v);
+    STITCH_ASSERT(bound_[slot], "value %", v->debugName(), " used before it is defined");
+    device = device_ && env_[slot].isTensor() ? device_->copyForCarry(slot, env_[slot].toTensor()) : 0;
+    return device ? env_[slot] : lookup(v);
+  }
+
   void bindOutputs(const Node* node, IValueList results) {
     const std::vector<Value*>& outs = node->outputs();
     STITCH_ASSERT(results.size() == outs.size(), "'", node->kind(), "' gave ", results.size(),
@@ -518,23 +539,43 @@ class ProgramRun {
     int64_t maxTrip = lookup(ins[0]).toInt();
     bool cond = lookup(ins[1]).toBool();
     IValueList carried;
+    // The carried values' device copies, as the body's params see them
+    // (the first param is the trip count): a GPU run's carries stay there.
+    CarriedCopies copies(device_.get(), ins.size() - 1);
     const std::vector<bool>& moved = p_.movedCarries_.at(node);
     for (size_t i = 2; i < ins.size(); ++i) {
-      if (!moved[i]) {
-        carried.push_back(lookup(ins[i]));
-        continue;
-      }
-      IValue* value = find(ins[i]);
-      STITCH_ASSERT(value, "value %", ins[i]->debugName(), " used before it is defined");
-      carried.push_back(std::move(*value));
-      unbind(ins[i]);
+      carried.push_back(carryOut(ins[i], copies.ptrs[i - 1]));
+      if (moved[i]) unbind(ins[i]);  // the body may write it in place
     }
     const Block* body = node->block(0);
+    std::vector<CudaPointer>* carries = device_ ? &copies.ptrs : nullptr;
     bindOutputs(node, runLoopIterations(maxTrip, cond, std::move(carried), [&](IValueList params) {
                   ++hostIterations_;
-                  return runBlock(body, std::move(params));
+                  IValueList returns = runBlock(body, std::move(params), carries);
+                  // The condition is a bool the host reads, never on the device.
+                  STITCH_ASSERT(!copies.ptrs[0], "a loop condition held on the device");
+                  return returns;
                 }));
+    if (!device_) return;
+    for (size_t i = 0; i < node->outputs().size(); ++i) {
+      CudaPointer& copy = copies.ptrs.at(i + 1);
+      if (!copy) continue;
+      const size_t slot = p_.slots_.of(node->output(i));
+      device_->written(slot, copy, env_[slot].toTensor());
+      copy = 0;
+    }
   }
+
+  // Device copies a loop owns until a slot takes them (returned on a throw).
+  struct CarriedCopies {
+    CarriedCopies(DeviceValues* values, size_t n) : values(values), ptrs(n, 0) {}
+    ~CarriedCopies() {
+      for (CudaPointer p : ptrs)
+        if (p) values->release(p);
+    }
+    DeviceValues* values;
+    std::vector<CudaPointer> ptrs;
+  };
 
   // The whole loop in one call; false when a value it reads does not have
   // its static type (the loop then runs here, step by step).
@@ -573,6 +614,9 @@ class ProgramRun {
   // An Assign op whose base nobody else can see any more writes into the
   // base (the one reference is this environment's entry).
   bool assignedInPlace(const Node* node, const NodeStep& step) {
+    // On the GPU an assign that is a kernel runs there: here it would bring
+    // both tensors to the host.
+    if (device_ && step.kernel >= 0) return false;
     const IValue& base = lookup(node->input(0));
     const IValue& src = lookup(node->input(1));
     if (!base.isTensor() || !src.isTensor()) return false;

@@ -38,6 +38,8 @@ class GpuDevice {
   virtual void copyToDevice(CudaPointer dst, const void* src, size_t bytes) = 0;
   // Waits for the kernels launched before it.
   virtual void copyToHost(void* dst, CudaPointer src, size_t bytes) = 0;
+  // Queued after the kernels launched before it; the host does not wait.
+  virtual void copyOnDevice(CudaPointer dst, CudaPointer src, size_t bytes) = 0;
 
   // Compiles (or finds in the kernel cache) and loads renderCuda's output.
   virtual std::unique_ptr<GpuModule> load(const std::string& cudaSource, CubinStats* stats) = 0;

@@ -97,6 +97,28 @@ TEST(CudaKernels, ContractionsRunOnTheDevicesBlas) {
   EXPECT_EQ(stats.kernelCalls, 8) << "six products, two with an epilogue";
 }
 
+// A host loop's carried values stay on the device from one iteration to
+// the next (a device copy, not a read-back), and so does a state the body
+// writes in place: the run's host syncs are its two outputs, whatever the
+// trip count.
+TEST(CudaKernels, LoopCarriesStayOnTheDevice) {
+  EmulatorEnv emulate;
+  const int64_t steps = testing::randInt(2, 9);
+  rtest::Compiled c = rtest::compileProgram(
+      "def f(x: torch.Tensor, w: torch.Tensor, h: torch.Tensor, state: torch.Tensor) -> "
+      "Tuple[torch.Tensor, torch.Tensor]:\n"
+      "    for i in range(x.shape[0]):\n"
+      "        h = torch.tanh(h @ w + x[i])\n"
+      "        state[1].copy_(h * 2.0)\n"
+      "    return h, state\n",
+      "f", {"x=f32[" + std::to_string(steps) + ",4,64]", "w=f32[64,64]", "h=f32[4,64]", "state=f32[2,4,64]"}, 2,
+      true);
+  IValueList inputs = {rtest::uniformF32({steps, 4, 64}), rtest::uniformF32({64, 64}, -0.2, 0.2),
+                       rtest::uniformF32({4, 64}), rtest::uniformF32({2, 4, 64})};
+  RunStats stats = rtest::expectAgreesWithInterpreter(c, inputs, 1e-4);
+  EXPECT_EQ(stats.hostSyncs, 2) << "h and state, once each";
+}
+
 // Row reductions over lanes run on the block's threads through shared
 // memory and fold in the C kernels' order: the emulated CUDA results equal
 // the CPU kernels' bit for bit, whatever order the threads ran in.
