@@ -3,6 +3,7 @@
 to PyTorch on the same GPU and inputs.
 
     python3 bench/gpu/run_gpu.py --stitch PATH [--reps 20] [--only NAME]... [--compile] [--json]
+    STITCH_CUDA_EMULATOR=1 python3 bench/gpu/run_gpu.py --stitch PATH --counts
 
 Per program: `stitch run --device cuda --bench` (checked first with --check
 against the interpreter), PyTorch eager on CUDA tensors, and with --compile
@@ -10,8 +11,12 @@ torch.compile and torch.compile(mode="reduce-overhead"); medians of --reps
 runs after warm-up, each timed to the GPU's completion. The roof is the
 program's minimum bytes (bench/workloads/catalog.py) over the device's copy
 bandwidth, measured in this run (a 1 GiB device-to-device copy, bytes read
-plus written). stitch's time includes what each call moves between host and
-device: the runtime does not keep tensors on the GPU yet.
+plus written). stitch's time includes moving the inputs to the device and
+the outputs back, and every host sync in between.
+
+--counts runs each workload once through the CUDA path, checked, and prints
+its kernel launches and host syncs per run: on the CUDA emulator it needs no
+GPU (elementwise_large only with --only).
 """
 import argparse
 import importlib.util
@@ -128,6 +133,16 @@ def bench(args, name, gbps, tmp):
     return row
 
 
+def counts(args):
+    with tempfile.TemporaryDirectory() as tmp:
+        for name in args.only or sorted(set(PROGRAMS) - {"elementwise_large"}):
+            d = run_stitch(args, name, inputs_of(name, args.seed), tmp, ["--check"])
+            print("%-20s %4d launches %4d host syncs, check %s (%s)"
+                  % (name, d["kernels"], d["host_syncs"], "ok" if d["check"]["ok"] else "FAILED", d["device"]),
+                  flush=True)
+    return 0
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--stitch", required=True)
@@ -136,7 +151,10 @@ def main():
     parser.add_argument("--only", action="append", choices=sorted(PROGRAMS))
     parser.add_argument("--compile", action="store_true", help="also torch.compile (default and reduce-overhead)")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--counts", action="store_true", help="launches and host syncs per workload, checked")
     args = parser.parse_args()
+    if args.counts:
+        return counts(args)
     if not torch.cuda.is_available():
         print("skipped: PyTorch sees no CUDA GPU")
         return 77

@@ -20,7 +20,9 @@
 #include "runtime/host_ops.h"
 #include "runtime/in_place_assign.h"
 #include "runtime/loop_kernel.h"
+#include "runtime/node_steps.h"
 #include "runtime/value_liveness.h"
+#include "runtime/writable_arguments.h"
 #include "uops/uop_work.h"
 
 namespace stitch {
@@ -79,70 +81,6 @@ class ValueSlots {
   size_t count_ = 0;
 };
 
-// The bytes a tensor's elements span; empty for a tensor without elements.
-std::pair<uintptr_t, uintptr_t> byteSpan(const Tensor& t) {
-  if (!t.defined() || t.numel() == 0) return {0, 0};
-  uintptr_t base = reinterpret_cast<uintptr_t>(t.rawData());
-  intptr_t lo = 0, hi = 0;
-  for (int64_t d = 0; d < t.dim(); ++d) {
-    intptr_t span = (intptr_t)((t.size(d) - 1) * t.stride(d)) * (intptr_t)dtypeSize(t.dtype());
-    (span < 0 ? lo : hi) += span;
-  }
-  return {base + lo, base + hi + dtypeSize(t.dtype())};
-}
-
-void collectTensors(const IValue& v, std::vector<const Tensor*>& out) {
-  if (v.isTensor()) out.push_back(&v.toTensor());
-  if (v.isList() || v.isTuple())
-    for (const IValue& e : v.toList()) collectTensors(e, out);
-}
-
-// An argument the run may write where it lies: a dense tensor the caller
-// overwrites with the program's final value of it anyway, sharing no
-// memory with another argument (which must keep its values for the program
-// to read), with the references to its storage the caller holds.
-struct WritableArgument {
-  const Storage* storage;
-  long callerReferences;
-};
-
-std::vector<WritableArgument> writableArguments(const IValueList& inputs, const std::vector<bool>& writtenBack) {
-  std::vector<WritableArgument> writable;
-  if (std::find(writtenBack.begin(), writtenBack.end(), true) == writtenBack.end()) return writable;
-  std::vector<const Tensor*> all;
-  for (const IValue& v : inputs) collectTensors(v, all);
-  for (size_t i = 0; i < inputs.size() && i < writtenBack.size(); ++i) {
-    if (!writtenBack[i] || !inputs[i].isTensor()) continue;
-    const Tensor& t = inputs[i].toTensor();
-    auto [lo, hi] = byteSpan(t);
-    if (lo == hi || !t.isContiguous()) continue;
-    bool alone = std::none_of(all.begin(), all.end(), [&](const Tensor* o) {
-      if (o == &t) return false;
-      auto [olo, ohi] = byteSpan(*o);
-      return o->sameStorage(t) || (olo < hi && lo < ohi);
-    });
-    if (alone) writable.push_back({t.storage().get(), t.storage().use_count()});
-  }
-  return writable;
-}
-
-// What a run does at a node, decided once per program: a loop of small
-// kernels runs the same nodes every iteration, and deciding again was
-// string compares, map lookups and a search of the op registry by name.
-struct NodeStep {
-  enum class Action : uint8_t { Constant, Kernel, InKernel, Loop, If, Nothing, Host };
-  Action action = Action::Host;
-  int kernel = -1;                       // Kernel: its index in the kernel graph
-  bool mayAssignInPlace = false;         // an assign that may write into its dead base first
-  const ViewKernel* view = nullptr;      // then: inPlaceView (null for immut.assign)
-  IValue constant;                       // Constant (never a tensor: a run may hand it out)
-  HostOp host;                           // Host
-  // list.append whose list is read by nothing after it: the run may append
-  // in place when no other value holds the list (a loop appending one
-  // element per step would otherwise copy the whole list every step).
-  bool appendsInPlace = false;
-};
-
 class CompiledProgram final : public Executable {
  public:
   CompiledProgram(const Graph& graph, CodePlan plan, const ExecutableOptions& options)
@@ -150,6 +88,7 @@ class CompiledProgram final : public Executable {
         plan_(std::move(plan)),
         liveness_(graph, plan_.kernels),
         slots_(graph),
+        steps_(graph, plan_.kernels, liveness_),
         pureGraph_(options.pureGraph),
         setThreads_(options.threads > 0),
         threads_(options.threads > 0 ? options.threads : omp_get_max_threads()),
@@ -158,8 +97,6 @@ class CompiledProgram final : public Executable {
     for (size_t i : options.writtenBackInputs) writtenBack_.at(i) = true;
     loadKernels();
     setUpContractions();
-    findInPlaceAssigns(graph.top());
-    planSteps(graph.top());
     setUpLoopKernels();
   }
 
@@ -235,105 +172,11 @@ class CompiledProgram final : public Executable {
       loopKernels_.emplace(loop.loop, std::make_unique<LoopKernelRunner>(loop, plan_.kernels, phases));
   }
 
-  // Assign ops whose base value dies at them (and that are not part of a
-  // larger kernel): candidates for writing into the base (in_place_assign.h).
-  void findInPlaceAssigns(const Block* block) {
-    const BlockLiveness& live = liveness_.of(block);
-    size_t index = 0;
-    for (const Node* node : *block) {
-      for (const Block* sub : node->blocks()) findInPlaceAssigns(sub);
-      const std::vector<const Value*>& dying = live.dropAfter.at(index++);
-      if (node->is("prim.loop")) findMovedCarries(node, dying);
-      if (!isInPlaceAssignOp(*node)) continue;
-      if (std::find(dying.begin(), dying.end(), node->input(0)) == dying.end()) continue;
-      auto at = plan_.kernels.kernelAt.find(node);
-      bool alone = at != plan_.kernels.kernelAt.end()
-                       ? plan_.kernels.kernels[at->second].nodes.size() == 1
-                       : !plan_.kernels.inKernel.count(node);
-      if (alone) inPlaceAssigns_.emplace(node, inPlaceView(*node));
-    }
-  }
-
-  // Initial loop-carried values that die at their loop are moved into it,
-  // so the first iteration holds the only reference too. A value passed
-  // twice, or also read directly inside the loop, is copied.
-  void findMovedCarries(const Node* loop, const std::vector<const Value*>& dying) {
-    const std::vector<Value*>& ins = loop->inputs();
-    std::vector<bool> move(ins.size(), false);
-    for (size_t i = 2; i < ins.size(); ++i) {
-      const Value* v = ins[i];
-      move[i] = std::count(ins.begin(), ins.end(), v) == 1 &&
-                std::find(dying.begin(), dying.end(), v) != dying.end() &&
-                std::none_of(v->uses().begin(), v->uses().end(),
-                             [&](const Use& u) { return isInside(u.user, loop); });
-    }
-    movedCarries_[loop] = std::move(move);
-  }
-
-  void planSteps(const Block* block) {
-    std::vector<NodeStep>& steps = steps_[block];
-    for (const Node* node : *block) {
-      for (const Block* sub : node->blocks()) planSteps(sub);
-      NodeStep& step = steps.emplace_back();
-      using A = NodeStep::Action;
-      auto inPlace = inPlaceAssigns_.find(node);
-      if (inPlace != inPlaceAssigns_.end()) {
-        step.mayAssignInPlace = true;
-        step.view = inPlace->second;
-      }
-      auto at = plan_.kernels.kernelAt.find(node);
-      if (at != plan_.kernels.kernelAt.end()) step.kernel = at->second;
-      if (node->is("prim.constant")) {
-        step.action = A::Constant;
-        step.constant = IValue::fromConstant(node->attr("value"));
-        STITCH_ASSERT(!step.constant.isTensor(), "a constant tensor would be shared by every run");
-      } else if (step.kernel >= 0) {
-        step.action = A::Kernel;
-      } else if (plan_.kernels.inKernel.count(node)) {
-        step.action = A::InKernel;
-      } else if (node->is("prim.loop")) {
-        step.action = A::Loop;
-      } else if (node->is("prim.if")) {
-        step.action = A::If;
-      } else if (node->is("tssa.update")) {
-        step.action = A::Nothing;
-      } else {
-        step.host = findHostOp(*node);
-        step.appendsInPlace = node->is("list.append") && lastReadAt(node->input(0), node);
-      }
-    }
-  }
-
-  // Whether `node` is the last reader of `v` in any run: no loop around
-  // `node` repeats it without also defining `v` anew, no node after it
-  // reads `v`, and no kernel does (a kernel reads its inputs at its last
-  // node, wherever its other nodes sit).
-  bool lastReadAt(const Value* v, const Node* node) const {
-    const Block* home = v->node()->owningBlock();
-    for (const Node* n = node; n && n->owningBlock() != home; n = n->owningNode())
-      if (n->owningNode() && n->owningNode()->is("prim.loop")) return false;
-    int readers = 0;
-    for (const Use& u : v->uses()) {
-      if (u.user == node) {
-        ++readers;
-        continue;
-      }
-      if (plan_.kernels.kernelAt.count(u.user) || plan_.kernels.inKernel.count(u.user)) return false;
-      if (node->isBefore(u.user)) return false;
-    }
-    return readers == 1;
-  }
-
-  static bool isInside(const Node* node, const Node* outer) {
-    for (const Node* n = node->owningNode(); n; n = n->owningNode())
-      if (n == outer) return true;
-    return false;
-  }
-
   const Graph& graph_;
   CodePlan plan_;
   ValueLiveness liveness_;
   ValueSlots slots_;
+  ProgramSteps steps_;
   bool pureGraph_;
   std::vector<bool> writtenBack_;  // per graph input: ExecutableOptions::writtenBackInputs
   bool setThreads_;
@@ -347,10 +190,7 @@ class CompiledProgram final : public Executable {
   // Per kernel: the tensor-operation backend's routine for a Contraction
   // kernel it can run; null otherwise (the interpreter's routine runs it).
   std::vector<std::unique_ptr<ContractionKernel>> contractions_;
-  std::unordered_map<const Node*, const ViewKernel*> inPlaceAssigns_;  // -> inPlaceView
-  std::unordered_map<const Node*, std::vector<bool>> movedCarries_;
   std::unordered_map<const Node*, std::unique_ptr<LoopKernelRunner>> loopKernels_;
-  std::unordered_map<const Block*, std::vector<NodeStep>> steps_;  // per block, one per node
   BufferPool pool_;
   std::mutex runMutex_;
 };
@@ -391,7 +231,7 @@ class ProgramRun {
       }
     }
     const BlockLiveness& live = p_.liveness_.of(block);
-    const std::vector<NodeStep>& steps = p_.steps_.at(block);
+    const std::vector<NodeStep>& steps = p_.steps_.of(block);
     drop(live.unusedParams);
     size_t index = 0;
     for (const Node* node : *block) {
@@ -542,7 +382,7 @@ class ProgramRun {
     // The carried values' device copies, as the body's params see them
     // (the first param is the trip count): a GPU run's carries stay there.
     CarriedCopies copies(device_.get(), ins.size() - 1);
-    const std::vector<bool>& moved = p_.movedCarries_.at(node);
+    const std::vector<bool>& moved = p_.steps_.movedCarries(node);
     for (size_t i = 2; i < ins.size(); ++i) {
       carried.push_back(carryOut(ins[i], copies.ptrs[i - 1]));
       if (moved[i]) unbind(ins[i]);  // the body may write it in place
@@ -598,7 +438,7 @@ class ProgramRun {
   void findWritableOuter(const Node* node, const LoopKernelRunner& kernel) {
     loopWritable_.assign(loopOuter_.size(), false);
     const std::vector<int>& inputs = kernel.inPlaceInputs();
-    const std::vector<bool>& moved = p_.movedCarries_.at(node);
+    const std::vector<bool>& moved = p_.steps_.movedCarries(node);
     for (size_t k = 0; k < loopOuter_.size(); ++k) {
       if (inputs[k] < 0 || !moved[(size_t)inputs[k]] || !loopOuter_[k]->isTensor()) continue;
       const Tensor& t = loopOuter_[k]->toTensor();
