@@ -542,18 +542,8 @@ class ProgramRun {
   // kernel. False (nothing done) when the device cannot run it.
   bool contractOnDevice(const Kernel& k, const ContractionKernel& kernel) {
     if (!deviceRunsContraction(gpuDevice(), kernel.form())) return false;
-    std::vector<CudaPointer> operands;
-    for (const Value* v : kernel.operands()) {
-      const size_t slot = p_.slots_.of(v);
-      STITCH_ASSERT(bound_[slot], "value %", v->debugName(), " used before it is defined");
-      const IValue& value = env_[slot];
-      if (!value.isTensor() || !matchesStaticType(value.toTensor(), v)) {
-        device_->endCall();
-        return false;
-      }
-      const CudaPointer held = device_->onDevice(slot);
-      operands.push_back(held ? held : device_->forKernel(slot, dense(value.toTensor())));
-    }
+    std::vector<CudaPointer> operands(kernel.operands().size());
+    if (!deviceOperands(kernel.operands(), operands.data())) return false;
     const Type& type = staticTensorType(k.outputs.at(0));
     Tensor out = p_.pool_.allocate(*type.shape(), *type.dtype());
     const CudaPointer result = device_->allocate(size_t(out.numel()) * dtypeSize(out.dtype()));
@@ -642,24 +632,32 @@ class ProgramRun {
     }
   }
 
-  // A graph-defined kernel on the GPU: operands in device memory
-  // (DeviceValues), outputs left there until the host reads them.
-  void callOnDevice(const Kernel& k) {
-    const size_t nOut = k.outputs.size();
-    deviceBufs_.assign(nOut + k.inputs.size(), 0);
-    for (size_t i = 0; i < k.inputs.size(); ++i) {
-      const Value* v = k.inputs[i];
+  // The device buffers of `values` for a kernel to read, uploaded where the
+  // device has none. False (the call's uploads released) when one lacks
+  // its static type: the host then runs the kernel's nodes.
+  bool deviceOperands(const std::vector<const Value*>& values, CudaPointer* out) {
+    for (size_t i = 0; i < values.size(); ++i) {
+      const Value* v = values[i];
       const size_t slot = p_.slots_.of(v);
       STITCH_ASSERT(bound_[slot], "value %", v->debugName(), " used before it is defined");
       const IValue& value = env_[slot];  // not find(): a value already on the device stays there
       if (!value.isTensor() || !matchesStaticType(value.toTensor(), v)) {
         device_->endCall();
-        return runNodesOnHost(k);
+        return false;
       }
       // A strided value is made dense only when it has to be uploaded.
       const CudaPointer held = device_->onDevice(slot);
-      deviceBufs_[nOut + i] = held ? held : device_->forKernel(slot, dense(value.toTensor()));
+      out[i] = held ? held : device_->forKernel(slot, dense(value.toTensor()));
     }
+    return true;
+  }
+
+  // A graph-defined kernel on the GPU: operands in device memory
+  // (DeviceValues), outputs left there until the host reads them.
+  void callOnDevice(const Kernel& k) {
+    const size_t nOut = k.outputs.size();
+    deviceBufs_.assign(nOut + k.inputs.size(), 0);
+    if (!deviceOperands(k.inputs, deviceBufs_.data() + nOut)) return runNodesOnHost(k);
     setParams(k);
     outputs_.clear();
     for (size_t i = 0; i < nOut; ++i) {
