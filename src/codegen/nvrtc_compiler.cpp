@@ -42,18 +42,10 @@ struct Nvrtc {
 const Nvrtc& nvrtc() {
   static const Nvrtc* loaded = [] {
     auto* n = new Nvrtc();  // never unloaded: cubins outlive statics
-    std::vector<std::string> candidates;
-    if (const char* env = std::getenv("STITCH_NVRTC"); env && *env) candidates.push_back(env);
-    for (const char* name : {"libnvrtc.so", "libnvrtc.so.13", "libnvrtc.so.12", "/usr/local/cuda/lib64/libnvrtc.so"})
-      candidates.push_back(name);
     std::string tried;
-    for (const std::string& c : candidates) {
-      if ((n->handle = ::dlopen(c.c_str(), RTLD_NOW | RTLD_LOCAL))) {
-        n->path = c;
-        break;
-      }
-      tried += (tried.empty() ? "" : ", ") + c;
-    }
+    n->handle = openFirstLibrary(
+        "STITCH_NVRTC", {"libnvrtc.so", "libnvrtc.so.13", "libnvrtc.so.12", "/usr/local/cuda/lib64/libnvrtc.so"},
+        &n->path, &tried);
     if (!n->handle) {
       n->failure = "NVRTC not found (tried " + tried + "; set STITCH_NVRTC to libnvrtc.so's path)";
       return n;

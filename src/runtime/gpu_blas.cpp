@@ -42,13 +42,9 @@ class EmulatedBlas final : public GpuBlas {
 class Cublas final : public GpuBlas {
  public:
   static Cublas* load() {
-    void* lib = nullptr;
-    std::string tried;
-    std::vector<std::string> names = {"libcublas.so.13", "libcublas.so.12", "libcublas.so",
-                                      "/usr/local/cuda/lib64/libcublas.so"};
-    if (const char* env = std::getenv("STITCH_CUBLAS"); env && *env) names.insert(names.begin(), env);
-    for (const std::string& name : names)
-      if ((lib = ::dlopen(name.c_str(), RTLD_NOW | RTLD_LOCAL))) break;
+    void* lib = openFirstLibrary(
+        "STITCH_CUBLAS", {"libcublas.so.13", "libcublas.so.12", "libcublas.so", "/usr/local/cuda/lib64/libcublas.so"},
+        nullptr, nullptr);
     if (!lib) return nullptr;
     auto* blas = new Cublas();  // never unloaded, like the driver
     bool ok = bindSymbol(lib, "cublasCreate_v2", blas->create_) && bindSymbol(lib, "cublasSetMathMode", blas->mathMode_) &&
