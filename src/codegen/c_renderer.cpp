@@ -525,6 +525,7 @@ typedef unsigned long long uint64_t;
 #define restrict __restrict__
 #define STITCH_KERNEL extern "C" __global__
 #define STITCH_SHARED(T, name, n, id) __shared__ T name[n]
+#define STITCH_SHFL_XOR(v, m) __shfl_xor_sync(0xffffffffu, (v), (m))
 #else
 #include <math.h>
 #include <stdint.h>
@@ -551,6 +552,19 @@ void stitch_emulate_set_hooks(void (*barrier)(void), void* (*shared)(int64_t, in
 }
 #define __syncthreads() stitch_emulate_barrier()
 #define STITCH_SHARED(T, name, n, id) T* const name = (T*)stitch_emulate_shared(id, (int64_t)sizeof(T) * (n))
+/* A warp shuffle (butterfly: lane ^ m) through a block-wide exchange
+ * buffer between two barriers, so every thread of the block must take
+ * part, as every lane of a warp must in CUDA with a full mask. */
+static inline float stitch_emulate_shfl_xor(float v, unsigned m) {
+  const unsigned self = threadIdx.x;
+  float* const x = (float*)stitch_emulate_shared(-1, (int64_t)sizeof(float) * blockDim.x);
+  x[self] = v;
+  stitch_emulate_barrier();
+  const float r = x[self ^ m];
+  stitch_emulate_barrier();
+  return r;
+}
+#define STITCH_SHFL_XOR(v, m) stitch_emulate_shfl_xor((v), (m))
 #endif
 typedef union { int64_t i; double f; } stitch_scalar;
 )";

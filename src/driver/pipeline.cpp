@@ -117,13 +117,10 @@ void simplifyAndUnroll(Graph& g, const PipelineOptions& options, PassLogger& log
 // Then the choices that need the final static shapes: an attention chain
 // becomes one node, a product of few rows reads a transposed operand as
 // stored, a loop's products of its rows by fixed weights run before it.
-// The attention node is a CPU routine: for CUDA the chain stays products
-// (cuBLAS) and a softmax (a generated kernel), all on the device.
 void simplifiedStage(Graph& g, const PipelineOptions& options, PassLogger& logger) {
   simplifyAndUnroll(g, options, logger);
   bool rewritten = false;
-  if (options.target != RenderTarget::Cuda)
-    runPass("attention-chains", g, logger, [&](Graph& g) { rewritten = formAttentionChains(g); });
+  runPass("attention-chains", g, logger, [&](Graph& g) { rewritten = formAttentionChains(g); });
   runPass("transposed-products", g, logger, [&](Graph& g) { rewritten |= readTransposedOperandsInPlace(g); });
   runPass("hoisted-products", g, logger, [&](Graph& g) { rewritten |= hoistLoopInvariantProducts(g); });
   if (!rewritten) return;

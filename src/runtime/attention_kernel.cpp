@@ -243,14 +243,21 @@ int64_t itemStride(const AttentionCall& c) { return kAttentionRows * (2 + c.dimV
 
 }  // namespace
 
-bool attentionApplies(const Tensor& q, const Tensor& k, const Tensor& v) {
+bool attentionShapesFit(const Tensor& q, const Tensor& k, const Tensor& v) {
   const int64_t r = q.dim();
   if (r < 2 || k.dim() != r || v.dim() != r) return false;
   for (const Tensor* t : {&q, &k, &v})
-    if (t->dtype() != DType::f32 || (t->size(r - 1) > 1 && t->stride(r - 1) != 1)) return false;
+    if (t->dtype() != DType::f32) return false;
   for (int64_t d = 0; d < r - 2; ++d)
     if (k.size(d) != q.size(d) || v.size(d) != q.size(d)) return false;
   return q.size(r - 1) == k.size(r - 1) && k.size(r - 2) == v.size(r - 2);
+}
+
+bool attentionApplies(const Tensor& q, const Tensor& k, const Tensor& v) {
+  if (!attentionShapesFit(q, k, v)) return false;
+  for (const Tensor* t : {&q, &k, &v})
+    if (t->size(t->dim() - 1) > 1 && t->stride(t->dim() - 1) != 1) return false;
+  return true;
 }
 
 Shape attentionOutputShape(const Tensor& q, const Tensor& v) {

@@ -26,10 +26,13 @@ namespace stitch {
 constexpr int64_t kAttentionChunk = 256;
 constexpr int64_t kAttentionRows = 4;
 
-// Whether attentionF32 runs these operands: f32, one rank >= 2, the same
-// batch sizes, q's and k's last dims equal, k's and v's key counts equal,
-// each operand's last dim contiguous. Otherwise the interpreter's op runs
-// (and raises PyTorch's errors for shapes that do not fit).
+// Whether the operands are an attention the kernels compute: f32, one
+// rank >= 2, the same batch sizes, q's and k's last dims equal, k's and
+// v's key counts equal.
+bool attentionShapesFit(const Tensor& q, const Tensor& k, const Tensor& v);
+// Whether attentionF32 runs these operands: they fit and each operand's
+// last dim is contiguous. Otherwise the interpreter's op runs (and raises
+// PyTorch's errors for shapes that do not fit).
 bool attentionApplies(const Tensor& q, const Tensor& k, const Tensor& v);
 
 // q's sizes with the last replaced by v's.

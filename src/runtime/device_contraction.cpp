@@ -42,11 +42,13 @@ void* epilogueKernel(GpuDevice& device) {
   static std::map<GpuDevice*, std::unique_ptr<GpuModule>> modules;
   std::lock_guard<std::mutex> lock(mutex);
   std::unique_ptr<GpuModule>& module = modules[&device];
-  if (!module) module = device.load(renderCuda({}) + kEpilogueKernel, nullptr);
+  if (!module) module = device.load(contractionEpilogueSource(), nullptr);
   return module->function("stitch_contraction_epilogue");
 }
 
 }  // namespace
+
+std::string contractionEpilogueSource() { return renderCuda({}) + kEpilogueKernel; }
 
 bool deviceRunsContraction(GpuDevice& device, const ContractionKernel::Form& f) {
   if (!device.blas()) return false;

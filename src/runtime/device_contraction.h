@@ -9,6 +9,7 @@
 // W[n, k]), A as its second, n as its rows and m as its columns, so
 // nothing is copied or transposed in memory.
 #pragma once
+#include <string>
 #include <vector>
 
 #include "runtime/contraction_kernel.h"
@@ -19,6 +20,9 @@ namespace stitch {
 // False when the device has no BLAS or a size exceeds its 32-bit
 // arguments: the contraction then runs on the host.
 bool deviceRunsContraction(GpuDevice& device, const ContractionKernel::Form& form);
+
+// The epilogue kernel's CUDA text, as loaded.
+std::string contractionEpilogueSource();
 
 // Queues the contraction (deviceRunsContraction holds) and returns its
 // launches (the product, and the epilogue when there is one). `operands`

@@ -11,6 +11,7 @@
 #include "codegen/c_renderer.h"
 #include "interp/interpreter.h"
 #include "runtime/attention_kernel.h"
+#include "runtime/device_attention.h"
 #include "runtime/buffer_pool.h"
 #include "runtime/contraction_kernel.h"
 #include "runtime/copy_kernels.h"
@@ -500,6 +501,7 @@ class ProgramRun {
   // which also raises PyTorch's errors for operands that do not fit.
   void callAttention(const Kernel& k) {
     const Node* node = k.nodes[0];
+    if (device_ && attendOnDevice(k)) return;
     // Rows must be contiguous: an operand strided along its last dim is
     // copied first.
     auto rows = [&](const Value* v) {
@@ -514,6 +516,39 @@ class ProgramRun {
       attentionF32(q, keys, v, (float)lookup(node->input(3)).toDouble(), out, p_.threads_);
     }
     bind(node->output(), std::move(out));
+  }
+
+  // On the GPU (runtime/device_attention.h): operands and result in device
+  // memory, as for a generated kernel. False (nothing done) when the
+  // kernels do not take the operands.
+  bool attendOnDevice(const Kernel& k) {
+    const Node* node = k.nodes[0];
+    const std::vector<const Value*> operands = {node->input(0), node->input(1), node->input(2)};
+    // The host tensors' sizes, not their data: nothing is read back here.
+    auto sized = [&](int i) -> const IValue& { return env_[p_.slots_.of(operands[(size_t)i])]; };
+    for (int i = 0; i < 3; ++i)
+      if (!sized(i).isTensor()) return false;
+    const Tensor &q = sized(0).toTensor(), &keys = sized(1).toTensor(), &v = sized(2).toTensor();
+    DeviceAttention a;
+    if (!deviceAttentionSizes(q, keys, v, a) || !deviceRunsAttention(a)) return false;
+    CudaPointer ptrs[3];
+    if (!deviceOperands(operands, ptrs, true)) return false;
+    a.q = ptrs[0];
+    a.k = ptrs[1];
+    a.v = ptrs[2];
+    a.scale = (float)lookup(node->input(3)).toDouble();
+    Tensor out = p_.pool_.allocate(attentionOutputShape(q, v), DType::f32);
+    a.out = device_->allocate(size_t(out.numel()) * 4);
+    {
+      KernelClock clock(*this);
+      // The dispatch counted one call; a combine is a second launch.
+      kernelCalls_ += runAttentionOnDevice(gpuDevice(), a) - 1;
+    }
+    device_->endCall();
+    bind(node->output(), std::move(out));
+    const size_t slot = p_.slots_.of(node->output());
+    device_->written(slot, a.out, env_[slot].toTensor());
+    return true;
   }
 
   // The backend's kernel when it has one and the operands have their static
@@ -634,14 +669,16 @@ class ProgramRun {
 
   // The device buffers of `values` for a kernel to read, uploaded where the
   // device has none. False (the call's uploads released) when one lacks
-  // its static type: the host then runs the kernel's nodes.
-  bool deviceOperands(const std::vector<const Value*>& values, CudaPointer* out) {
+  // its static type: the host then runs the kernel's nodes. `anyShape`: a
+  // kernel that takes its sizes from the tensors (the attention) checks
+  // only that each is a tensor.
+  bool deviceOperands(const std::vector<const Value*>& values, CudaPointer* out, bool anyShape = false) {
     for (size_t i = 0; i < values.size(); ++i) {
       const Value* v = values[i];
       const size_t slot = p_.slots_.of(v);
       STITCH_ASSERT(bound_[slot], "value %", v->debugName(), " used before it is defined");
       const IValue& value = env_[slot];  // not find(): a value already on the device stays there
-      if (!value.isTensor() || !matchesStaticType(value.toTensor(), v)) {
+      if (!value.isTensor() || (!anyShape && !matchesStaticType(value.toTensor(), v))) {
         device_->endCall();
         return false;
       }

@@ -12,8 +12,11 @@
 #include "../common/random.h"
 #include "compiled_program.h"
 #include "codegen/c_renderer.h"
+#include "codegen/nvrtc_compiler.h"
 #include "runtime/cuda_emulator.h"
 #include "runtime/cuda_kernels.h"
+#include "runtime/device_attention.h"
+#include "runtime/device_contraction.h"
 #include "runtime/device_values.h"
 
 namespace stitch {
@@ -145,6 +148,44 @@ TEST(CudaKernels, LaneReductionsOnTheBlocksThreadsMatchTheCpuBitForBit) {
       EXPECT_EQ(std::memcmp(x.contiguous().rawData(), y.contiguous().rawData(), size_t(x.numel()) * 4), 0)
           << "output " << k << ", run " << run;
     }
+  }
+}
+
+// The runtime's predefined device kernels (not made by the renderer, so
+// the differential suite's NVRTC check never sees them) compile for the
+// GPUs the project targets.
+TEST(CudaKernels, PredefinedDeviceKernelsCompileWithNvrtc) {
+  std::string why;
+  if (!nvrtcAvailable(&why)) GTEST_SKIP() << why;
+  for (const std::string& source : {deviceAttentionSource(), contractionEpilogueSource()})
+    for (int arch : {80, 90}) EXPECT_NO_THROW(compileCudaUncached(source, arch, {}, "predefined.cu")) << "sm_" << arch;
+}
+
+// An attention chain runs on the device as the flash-decoding kernels:
+// several chunks of keys (the last one short), blocks of query rows that
+// the row count does not fill, head dims that are not a multiple of the
+// warp's 32 lanes. The chunk kernel's warps sum across lanes by shuffles;
+// on the emulator every thread of a block takes part in each, in a
+// shuffled order. Only the output comes back to the host.
+TEST(CudaKernels, AttentionRunsAsFlashDecodingOnTheDevice) {
+  EmulatorEnv emulate;
+  const int64_t batch = testing::randInt(1, 3), rows = testing::randInt(1, 9), dim = testing::randInt(20, 128),
+                dimV = testing::randInt(16, 80);
+  for (int64_t keys : {testing::randInt(1, 255), testing::randInt(300, 800)}) {
+    SCOPED_TRACE("keys " + std::to_string(keys));
+    auto dims = [](int64_t a, int64_t b, int64_t c) {
+      return "f32[" + std::to_string(a) + "," + std::to_string(b) + "," + std::to_string(c) + "]";
+    };
+    rtest::Compiled c = rtest::compileProgram(
+        "def f(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor) -> torch.Tensor:\n"
+        "    return torch.softmax(torch.matmul(q, k.transpose(1, 2)) * 0.2, dim=-1) @ v\n",
+        "f", {"q=" + dims(batch, rows, dim), "k=" + dims(batch, keys, dim), "v=" + dims(batch, keys, dimV)}, 2,
+        true);
+    IValueList inputs = {rtest::uniformF32({batch, rows, dim}, -2, 2), rtest::uniformF32({batch, keys, dim}, -2, 2),
+                         rtest::uniformF32({batch, keys, dimV})};
+    RunStats stats = rtest::expectAgreesWithInterpreter(c, inputs, 1e-4);
+    EXPECT_EQ(stats.kernelCalls, keys > 256 ? 2 : 1) << "the chunks, then their combine when there are several";
+    EXPECT_EQ(stats.hostSyncs, 1) << "the output";
   }
 }
 
