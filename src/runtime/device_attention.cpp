@@ -3,9 +3,6 @@
 #include <algorithm>
 #include <climits>
 #include <cstring>
-#include <map>
-#include <memory>
-#include <mutex>
 #include <string>
 
 #include "codegen/c_renderer.h"
@@ -42,6 +39,8 @@ STITCH_KERNEL void stitch_attention_chunks(const stitch_args args) {
   const int64_t rows = args.params[0].i, keys = args.params[1].i, dim = args.params[2].i, dimV = args.params[3].i;
   const int64_t rowBlocks = args.params[4].i, chunks = args.params[5].i;
   const float scale = (float)args.params[6].f;
+  const int64_t qb = args.params[7].i, qs = args.params[8].i, kb = args.params[9].i, ks = args.params[10].i;
+  const int64_t vb = args.params[11].i, vs = args.params[12].i;
   STITCH_SHARED(float, p, ATT_ROWS * ATT_CHUNK, 0);
   STITCH_SHARED(float, stats, 2 * ATT_ROWS, 1);
   const int64_t item = blockIdx.x, chunk = item % chunks, rowBlock = item / chunks % rowBlocks;
@@ -54,7 +53,7 @@ STITCH_KERNEL void stitch_attention_chunks(const stitch_args args) {
   for (int r = 0; r < ATT_ROWS; ++r)
     for (int s = 0; s < ATT_SLICES; ++s) {
       const int64_t d = lane + 32 * s;
-      qr[r][s] = r < nr && d < dim ? q[(b * rows + row0 + r) * dim + d] : 0.0f;
+      qr[r][s] = r < nr && d < dim ? q[b * qb + (row0 + r) * qs + d] : 0.0f;
     }
   /* The scores: a warp per key, its lanes along the head dim. */
   for (int64_t j0 = 0; j0 < nk; j0 += warps * ATT_UNROLL) {
@@ -63,7 +62,7 @@ STITCH_KERNEL void stitch_attention_chunks(const stitch_args args) {
       const int64_t j = j0 + warp + u * warps;
       for (int s = 0; s < ATT_SLICES; ++s) {
         const int64_t d = lane + 32 * s;
-        kv[u][s] = j < nk && d < dim ? k[(b * keys + key0 + j) * dim + d] : 0.0f;
+        kv[u][s] = j < nk && d < dim ? k[b * kb + (key0 + j) * ks + d] : 0.0f;
       }
     }
     for (int u = 0; u < ATT_UNROLL; ++u) {
@@ -106,16 +105,16 @@ STITCH_KERNEL void stitch_attention_chunks(const stitch_args args) {
   for (int64_t at = threadIdx.x; at < nr * dimV; at += blockDim.x) {
     const int64_t r = at / dimV, c = at % dimV;
     const float* pr = p + r * ATT_CHUNK;
-    const float* vc = v + (b * keys + key0) * dimV + c;
+    const float* vc = v + b * vb + key0 * vs + c;
     float a0 = 0.0f, a1 = 0.0f, a2 = 0.0f, a3 = 0.0f;
     int64_t j = 0;
     for (; j + 4 <= nk; j += 4) {
-      a0 = fmaf(pr[j], vc[j * dimV], a0);
-      a1 = fmaf(pr[j + 1], vc[(j + 1) * dimV], a1);
-      a2 = fmaf(pr[j + 2], vc[(j + 2) * dimV], a2);
-      a3 = fmaf(pr[j + 3], vc[(j + 3) * dimV], a3);
+      a0 = fmaf(pr[j], vc[j * vs], a0);
+      a1 = fmaf(pr[j + 1], vc[(j + 1) * vs], a1);
+      a2 = fmaf(pr[j + 2], vc[(j + 2) * vs], a2);
+      a3 = fmaf(pr[j + 3], vc[(j + 3) * vs], a3);
     }
-    for (; j < nk; ++j) a0 = fmaf(pr[j], vc[j * dimV], a0);
+    for (; j < nk; ++j) a0 = fmaf(pr[j], vc[j * vs], a0);
     const float acc = (a0 + a1) + (a2 + a3);
     if (chunks == 1)
       out[(b * rows + row0 + r) * dimV + c] = acc / stats[2 * r + 1];
@@ -154,25 +153,6 @@ STITCH_KERNEL void stitch_attention_combine(const stitch_args args) {
 
 constexpr int kChunkThreads = 256;  // 8 warps: at least one per row of a block
 
-struct AttentionKernels {
-  std::unique_ptr<GpuModule> module;
-  void *chunks = nullptr, *combine = nullptr;
-};
-
-// The two kernels, compiled once per device.
-const AttentionKernels& attentionKernels(GpuDevice& device) {
-  static std::mutex mutex;
-  static std::map<GpuDevice*, AttentionKernels> loaded;
-  std::lock_guard<std::mutex> lock(mutex);
-  AttentionKernels& k = loaded[&device];
-  if (!k.module) {
-    k.module = device.load(deviceAttentionSource(), nullptr);
-    k.chunks = k.module->function("stitch_attention_chunks");
-    k.combine = k.module->function("stitch_attention_combine");
-  }
-  return k;
-}
-
 int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
 }  // namespace
@@ -188,6 +168,31 @@ bool deviceAttentionSizes(const Tensor& q, const Tensor& k, const Tensor& v, Dev
   a.keys = k.size(r - 2);
   a.dim = q.size(r - 1);
   a.dimV = v.size(r - 1);
+  a.qBatch = a.rows * a.dim;
+  a.qRow = a.dim;
+  a.kBatch = a.keys * a.dim;
+  a.kRow = a.dim;
+  a.vBatch = a.keys * a.dimV;
+  a.vRow = a.dimV;
+  return true;
+}
+
+bool attentionStrides(const Tensor& t, int64_t& batch, int64_t& row) {
+  const int64_t r = t.dim();
+  if (r < 2 || (t.size(r - 1) > 1 && t.stride(r - 1) != 1)) return false;
+  row = t.stride(r - 2);
+  batch = r > 2 ? t.stride(r - 3) : 0;
+  // Batch dims of one size are never stepped over; the others must merge.
+  int64_t step = 0;
+  for (int64_t d = r - 3; d >= 0; --d) {
+    if (t.size(d) == 1) continue;
+    if (step == 0) {
+      batch = t.stride(d);
+    } else if (t.stride(d) != step) {
+      return false;
+    }
+    step = t.stride(d) * t.size(d);
+  }
   return true;
 }
 
@@ -199,9 +204,7 @@ bool deviceRunsAttention(const DeviceAttention& a) {
 }
 
 int runAttentionOnDevice(GpuDevice& device, const DeviceAttention& a) {
-  STITCH_ASSERT(deviceRunsAttention(a), "device attention of ", a.batches, " x ", a.rows, " x ", a.keys, " x ",
-                a.dim);
-  const AttentionKernels& kernels = attentionKernels(device);
+  STITCH_ASSERT(deviceRunsAttention(a), "device attention of ", a.batches, " x ", a.rows, " x ", a.keys, " x ", a.dim);
   const int64_t rowBlocks = ceilDiv(a.rows, kAttentionRows), chunks = ceilDiv(a.keys, kAttentionChunk);
   const int64_t items = a.batches * rowBlocks * chunks;
   CudaKernelArgs args;
@@ -213,12 +216,16 @@ int runAttentionOnDevice(GpuDevice& device, const DeviceAttention& a) {
   const int64_t params[] = {a.rows, a.keys, a.dim, a.dimV, rowBlocks, chunks};
   for (size_t i = 0; i < std::size(params); ++i) args.params[i].i = params[i];
   args.params[6].f = a.scale;
+  const int64_t strides[] = {a.qBatch, a.qRow, a.kBatch, a.kRow, a.vBatch, a.vRow};
+  for (size_t i = 0; i < std::size(strides); ++i) args.params[7 + i].i = strides[i];
   CudaPointer partials = 0;
   if (chunks > 1) args.bufs[4] = partials = device.allocate(size_t(items * kAttentionRows * (a.dimV + 2)) * 4);
-  device.launch(kernels.chunks, items, kChunkThreads, true, &args, sizeof args);
+  device.launch(predefinedKernel(device, "attention", &deviceAttentionSource, "stitch_attention_chunks"), items,
+                kChunkThreads, true, &args, sizeof args);
   if (chunks == 1) return 1;
   const int threads = (int)std::min<int64_t>(256, ceilDiv(a.dimV, 32) * 32);
-  device.launch(kernels.combine, a.batches * a.rows, threads, false, &args, sizeof args);
+  device.launch(predefinedKernel(device, "attention", &deviceAttentionSource, "stitch_attention_combine"),
+                a.batches * a.rows, threads, false, &args, sizeof args);
   // Freed in stream order: a later allocation's kernels run after these.
   device.release(partials);
   return 2;

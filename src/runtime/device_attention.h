@@ -26,17 +26,26 @@
 
 namespace stitch {
 
-// Dense f32 operands on the device: q [batches, rows, dim], k [batches,
-// keys, dim], v [batches, keys, dimV], out [batches, rows, dimV].
+// F32 operands on the device: q [batches, rows, dim], k [batches, keys,
+// dim], v [batches, keys, dimV], each with its own batch and row strides
+// (elements; the last dim contiguous), into a dense out [batches, rows,
+// dimV].
 struct DeviceAttention {
   CudaPointer q = 0, k = 0, v = 0, out = 0;
   int64_t batches = 0, rows = 0, keys = 0, dim = 0, dimV = 0;
+  int64_t qBatch = 0, qRow = 0, kBatch = 0, kRow = 0, vBatch = 0, vRow = 0;
   float scale = 1.0f;
 };
 
 // The sizes of an attention over q, k and v (attentionShapesFit: their
-// batch dims flattened), the pointers left 0; false when they do not fit.
+// batch dims flattened), the pointers left 0 and the strides dense ones;
+// false when they do not fit.
 bool deviceAttentionSizes(const Tensor& q, const Tensor& k, const Tensor& v, DeviceAttention& a);
+
+// t's batch and row strides when its elements can be read where they lie:
+// the last dim contiguous, the batch dims one stride apart (a slice of a
+// KV cache along its positions). False: it must be made dense first.
+bool attentionStrides(const Tensor& t, int64_t& batch, int64_t& row);
 
 // Whether the kernels take these sizes (head dims up to
 // kDeviceAttentionMaxDim, items within a CUDA grid); else the host runs it.

@@ -2,9 +2,6 @@
 
 #include <climits>
 #include <cstring>
-#include <map>
-#include <memory>
-#include <mutex>
 
 #include "codegen/c_renderer.h"
 #include "codegen/kernel_abi.h"
@@ -36,16 +33,6 @@ STITCH_KERNEL void stitch_contraction_epilogue(const stitch_args args) {
 
 constexpr int kEpilogueThreads = 256;
 
-// The epilogue kernel, compiled once per device.
-void* epilogueKernel(GpuDevice& device) {
-  static std::mutex mutex;
-  static std::map<GpuDevice*, std::unique_ptr<GpuModule>> modules;
-  std::lock_guard<std::mutex> lock(mutex);
-  std::unique_ptr<GpuModule>& module = modules[&device];
-  if (!module) module = device.load(contractionEpilogueSource(), nullptr);
-  return module->function("stitch_contraction_epilogue");
-}
-
 }  // namespace
 
 std::string contractionEpilogueSource() { return renderCuda({}) + kEpilogueKernel; }
@@ -58,7 +45,7 @@ bool deviceRunsContraction(GpuDevice& device, const ContractionKernel::Form& f) 
 }
 
 int runContractionOnDevice(GpuDevice& device, const ContractionKernel::Form& f,
-                            const std::vector<CudaPointer>& operands, CudaPointer out) {
+                           const std::vector<CudaPointer>& operands, CudaPointer out) {
   GpuBlas* blas = device.blas();
   STITCH_ASSERT(blas, "a contraction on a device without BLAS");
   const int64_t count = f.batch * f.m * f.n;
@@ -76,8 +63,9 @@ int runContractionOnDevice(GpuDevice& device, const ContractionKernel::Form& f,
   args.params[0].i = count;
   args.params[1].i = f.n;
   args.params[2].i = f.relu ? 1 : 0;
-  device.launch(epilogueKernel(device), (count + kEpilogueThreads - 1) / kEpilogueThreads, kEpilogueThreads, false,
-                &args, sizeof args);
+  device.launch(
+      predefinedKernel(device, "contraction epilogue", &contractionEpilogueSource, "stitch_contraction_epilogue"),
+      (count + kEpilogueThreads - 1) / kEpilogueThreads, kEpilogueThreads, false, &args, sizeof args);
   return 2;
 }
 

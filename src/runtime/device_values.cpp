@@ -1,6 +1,7 @@
 #include "runtime/device_values.h"
 
 #include "common/error.h"
+#include "runtime/device_copy.h"
 
 namespace stitch {
 
@@ -11,57 +12,187 @@ size_t bytesOf(const Tensor& t) { return size_t(t.numel()) * dtypeSize(t.dtype()
 }  // namespace
 
 DeviceValues::DeviceValues(GpuDevice& device, size_t slots, bool resident)
-    : device_(device), resident_(resident), slots_(slots) {}
+    : device_(device), resident_(resident), slots_(slots, nullptr) {}
 
 DeviceValues::~DeviceValues() {
-  for (Slot& s : slots_)
-    if (s.ptr) device_.release(s.ptr);
-  for (CudaPointer p : callUploads_) device_.release(p);
+  for (size_t s = 0; s < slots_.size(); ++s) forget(s);
+  for (auto& [host, kept] : kept_)
+    if (--kept.buffer->slots == 0) {
+      device_.release(kept.buffer->ptr);
+      delete kept.buffer;
+    }
+  endCall();
 }
 
-CudaPointer DeviceValues::forKernel(size_t slot, const Tensor& dense) {
-  if (slots_[slot].ptr) return slots_[slot].ptr;
+void DeviceValues::keepForList(size_t slot, const Tensor& value) {
+  Buffer* b = slots_[slot];
+  if (!b || !b->host) return;
+  if (kept_.emplace(b->host, Kept{b, value.storage()}).second) ++b->slots;
+}
+
+const DeviceValues::Buffer* DeviceValues::keptHolding(const Tensor& t) const {
+  const char* at = static_cast<const char*>(t.rawData());
+  auto it = kept_.upper_bound(at);
+  if (it == kept_.begin()) return nullptr;
+  --it;
+  const Buffer* b = it->second.buffer;
+  return at < b->host + b->bytes && it->second.storage == t.storage() ? b : nullptr;
+}
+
+void DeviceValues::readOnHost(const IValue& list) {
+  for (const IValue& e : list.toList()) {
+    if (e.isList() || e.isTuple()) {
+      readOnHost(e);
+    } else if (e.isTensor() && e.toTensor().defined()) {
+      const Buffer* b = keptHolding(e.toTensor());
+      if (b && b->hostBehind) copyBack(*const_cast<Buffer*>(b));
+    }
+  }
+}
+
+CudaPointer DeviceValues::listedPlace(const Tensor& t) const {
+  const Buffer* b = keptHolding(t);
+  return b ? placeOf(*b, t) : 0;
+}
+
+CudaPointer DeviceValues::uploadForCall(const Tensor& t) {
+  CudaPointer p = upload(t.isContiguous() ? t : t.contiguous());
+  callBuffers_.push_back(p);
+  return p;
+}
+
+void DeviceValues::copyStrided(const Tensor& shape, CudaPointer dst, const Shape& dstStrides, CudaPointer src,
+                               const Shape& srcStrides) {
+  copyPieces(shape, dst, dstStrides, 0, {src}, srcStrides);
+}
+
+void DeviceValues::copyPieces(const Tensor& shape, CudaPointer dst, const Shape& dstStrides, int64_t pieceStep,
+                              const std::vector<CudaPointer>& srcs, const Shape& srcStrides) {
+  if (shape.numel() == 0 || srcs.empty()) return;
+  copyPiecesOnDevice(device_, shape.dim(), shape.sizes().data(), dtypeSize(shape.dtype()), dst, dstStrides.data(),
+                     pieceStep, srcs.data(), (int64_t)srcs.size(), srcStrides.data());
+  ++copyLaunches_;
+}
+
+DeviceValues::Buffer* DeviceValues::newBuffer(CudaPointer p, size_t bytes, char* host, bool hostBehind) {
+  Buffer* b = new Buffer;
+  b->ptr = p;
+  b->bytes = bytes;
+  b->host = host;
+  b->hostBehind = hostBehind;
+  b->slots = 1;
+  return b;
+}
+
+CudaPointer DeviceValues::placeOf(const Buffer& b, const Tensor& t) {
+  const char* at = static_cast<const char*>(t.rawData());
+  STITCH_ASSERT(b.host && at >= b.host && (t.numel() == 0 || at < b.host + b.bytes),
+                "a view outside the device buffer it shares");
+  return b.ptr + CudaPointer(at - b.host);
+}
+
+CudaPointer DeviceValues::upload(const Tensor& dense) {
   STITCH_ASSERT(dense.isContiguous(), "uploading a strided tensor");
   CudaPointer p = device_.allocate(bytesOf(dense));
   device_.copyToDevice(p, dense.rawData(), bytesOf(dense));
+  return p;
+}
+
+CudaPointer DeviceValues::denseOnDevice(const Buffer& b, const Tensor& t) {
+  CudaPointer p = device_.allocate(bytesOf(t));
+  callBuffers_.push_back(p);
+  const Shape strides = contiguousStrides(t.sizes());
+  copyStrided(t, p, strides, placeOf(b, t), t.strides());
+  return p;
+}
+
+CudaPointer DeviceValues::forKernel(size_t slot, const Tensor& value) {
+  if (Buffer* b = slots_[slot]) {
+    if (!b->host) return b->ptr;  // the value's own dense copy
+    if (value.isContiguous()) return placeOf(*b, value);
+    if (value.dim() <= kDeviceCopyMaxRank) return denseOnDevice(*b, value);
+    readOnHost(slot);  // too many dims for the device's copy: the host makes it dense
+    CudaPointer p = upload(value.contiguous());
+    callBuffers_.push_back(p);
+    return p;
+  }
+  const bool dense = value.isContiguous();
+  CudaPointer p = upload(dense ? value : value.contiguous());
   if (resident_)
-    slots_[slot] = Slot{p, false};
+    slots_[slot] = newBuffer(p, bytesOf(value), dense ? static_cast<char*>(value.rawData()) : nullptr, false);
   else
-    callUploads_.push_back(p);
+    callBuffers_.push_back(p);
   return p;
 }
 
 CudaPointer DeviceValues::allocate(size_t bytes) { return device_.allocate(bytes); }
 
 void DeviceValues::written(size_t slot, CudaPointer p, const Tensor& host) {
+  STITCH_ASSERT(host.isContiguous(), "a kernel output's host tensor is strided");
   forget(slot);
-  slots_[slot] = Slot{p, true};
+  slots_[slot] = newBuffer(p, bytesOf(host), static_cast<char*>(host.rawData()), true);
   if (resident_) return;
-  copyBack(slot, host);
+  copyBack(*slots_[slot]);
   forget(slot);
+}
+
+bool DeviceValues::shareView(size_t viewSlot, size_t baseSlot, const Tensor& view) {
+  Buffer* b = slots_[baseSlot];
+  if (!b || !b->host) return false;
+  placeOf(*b, view);  // asserts that the view lies in the buffer
+  forget(viewSlot);
+  slots_[viewSlot] = b;
+  ++b->slots;
+  return true;
+}
+
+bool DeviceValues::writeRegion(size_t baseSlot, const Tensor& region, size_t srcSlot, const Tensor& src) {
+  Buffer* b = slots_[baseSlot];
+  if (!b || !b->host || b->slots != 1 || slots_[srcSlot] == b) return false;
+  if (src.dtype() != region.dtype() || region.dim() > kDeviceCopyMaxRank || src.dim() > region.dim()) return false;
+  // src's strides on the device, broadcast to the region's sizes.
+  const int64_t r = region.dim(), lead = r - src.dim();
+  const Buffer* s = slots_[srcSlot];
+  const Shape srcStrides = s && s->host ? src.strides() : contiguousStrides(src.sizes());
+  Shape strides((size_t)r, 0);
+  for (int64_t d = lead; d < r; ++d) {
+    const int64_t n = src.size(d - lead);
+    if (n == region.size(d))
+      strides[(size_t)d] = srcStrides[(size_t)(d - lead)];
+    else if (n != 1)
+      return false;  // the host raises PyTorch's error
+  }
+  const CudaPointer from = s && s->host ? placeOf(*s, src) : forKernel(srcSlot, src);
+  copyStrided(region, placeOf(*b, region), region.strides(), from, strides);
+  b->hostBehind = true;
+  return true;
 }
 
 void DeviceValues::forget(size_t slot) {
-  if (slots_[slot].ptr) device_.release(slots_[slot].ptr);
-  slots_[slot] = Slot{};
+  Buffer* b = slots_[slot];
+  if (!b) return;
+  slots_[slot] = nullptr;
+  if (--b->slots > 0) return;
+  device_.release(b->ptr);
+  delete b;
 }
 
 CudaPointer DeviceValues::copyForCarry(size_t slot, const Tensor& host) {
-  if (!slots_[slot].ptr || !slots_[slot].hostBehind) return 0;
+  const Buffer* b = slots_[slot];
+  if (!b || !b->hostBehind || !host.isContiguous()) return 0;
   CudaPointer p = device_.allocate(bytesOf(host));
-  device_.copyOnDevice(p, slots_[slot].ptr, bytesOf(host));
+  device_.copyOnDevice(p, placeOf(*b, host), bytesOf(host));
   return p;
 }
 
 void DeviceValues::endCall() {
-  for (CudaPointer p : callUploads_) device_.release(p);
-  callUploads_.clear();
+  for (CudaPointer p : callBuffers_) device_.release(p);
+  callBuffers_.clear();
 }
 
-void DeviceValues::copyBack(size_t slot, const Tensor& host) {
-  STITCH_ASSERT(host.isContiguous(), "a kernel output's host tensor is strided");
-  device_.copyToHost(host.rawData(), slots_[slot].ptr, bytesOf(host));
-  slots_[slot].hostBehind = false;
+void DeviceValues::copyBack(Buffer& b) {
+  device_.copyToHost(b.host, b.ptr, b.bytes);
+  b.hostBehind = false;
   ++hostSyncs_;
 }
 

@@ -12,6 +12,7 @@
 #include "interp/interpreter.h"
 #include "runtime/attention_kernel.h"
 #include "runtime/device_attention.h"
+#include "runtime/device_copy.h"
 #include "runtime/buffer_pool.h"
 #include "runtime/contraction_kernel.h"
 #include "runtime/copy_kernels.h"
@@ -210,7 +211,7 @@ class ProgramRun {
       device_ = std::make_unique<DeviceValues>(gpuDevice(), program.slots_.size(), program.pureGraph_);
   }
 
-  int64_t kernelCalls() const { return kernelCalls_; }
+  int64_t kernelCalls() const { return kernelCalls_ + (device_ ? device_->copyLaunches() : 0); }
   int64_t inPlaceAssigns() const { return inPlaceAssigns_; }
   int64_t inPlaceAppends() const { return inPlaceAppends_; }
   int64_t hostIterations() const { return hostIterations_; }
@@ -273,7 +274,13 @@ class ProgramRun {
   IValue* find(const Value* v) {
     size_t slot = p_.slots_.of(v);
     if (!bound_[slot]) return nullptr;
-    if (device_ && env_[slot].isTensor()) device_->readOnHost(slot, env_[slot].toTensor());
+    if (device_) {
+      const IValue& value = env_[slot];
+      if (value.isTensor())
+        device_->readOnHost(slot);
+      else if (device_->keepsAny() && (value.isList() || value.isTuple()))
+        device_->readOnHost(value);
+    }
     return &env_[slot];
   }
   const IValue* find(const Value* v) const { return const_cast<ProgramRun*>(this)->find(v); }
@@ -314,9 +321,10 @@ class ProgramRun {
   // list.append on a list this environment alone holds, which nothing
   // reads after it (NodeStep::appendsInPlace): the list grows where it is.
   bool appendedInPlace(const Node* node) {
-    IValue* list = find(node->input(0));
-    STITCH_ASSERT(list, "value %", node->input(0)->debugName(), " used before it is defined");
-    if (!list->appendIfUnshared(lookup(node->input(1)))) return false;
+    const size_t slot = p_.slots_.of(node->input(0));
+    STITCH_ASSERT(bound_[slot], "value %", node->input(0)->debugName(), " used before it is defined");
+    IValue* list = &env_[slot];  // not find(): appending reads no element
+    if (!list->appendIfUnshared(appendedElement(node))) return false;
     IValue grown = std::move(*list);
     unbind(node->input(0));
     bind(node->output(), std::move(grown));
@@ -324,15 +332,54 @@ class ProgramRun {
     return true;
   }
 
+  // The value a list.append adds. On the GPU a tensor with a device
+  // buffer is not read back: the buffer is kept for the list
+  // (DeviceValues::keepForList), and the host reads it with the list.
+  const IValue& appendedElement(const Node* node) {
+    const size_t slot = p_.slots_.of(node->input(1));
+    if (!device_ || !bound_[slot] || !env_[slot].isTensor() || !device_->onDevice(slot))
+      return lookup(node->input(1));
+    device_->keepForList(slot, env_[slot].toTensor());
+    return env_[slot];
+  }
+
   // A host op on the node's inputs, their list the run's own, reused: a
   // loop's host steps allocate no argument list per step.
   IValueList callHost(const HostOp& op, const Node* node) {
     hostArgs_.clear();
-    for (const Value* in : node->inputs()) hostArgs_.push_back(lookup(in));
+    if (device_ && op.appends) {
+      const size_t list = p_.slots_.of(node->input(0));
+      STITCH_ASSERT(bound_[list], "value %", node->input(0)->debugName(), " used before it is defined");
+      hostArgs_.push_back(env_[list]);  // copying the list reads no element
+      hostArgs_.push_back(appendedElement(node));
+    } else {
+      for (const Value* in : node->inputs()) hostArgs_.push_back(lookup(in));
+    }
     IValueList results = runHostOp(op, *node, hostArgs_);
     // The references go now: how many hold a buffer decides in-place writes.
     hostArgs_.clear();
     return results;
+  }
+
+  // A view of a value that has a device buffer: taken of the host's tensor
+  // without reading it back (a view reads no data), sharing the buffer.
+  bool viewedOnDevice(const Node* node, const HostOp& op) {
+    const size_t base = p_.slots_.of(node->input(0));
+    if (!bound_[base] || !env_[base].isTensor() || !residentOnDevice(base)) return false;
+    hostArgs_.clear();
+    hostArgs_.push_back(env_[base]);  // not find(): nothing is read back
+    for (size_t i = 1; i < node->inputs().size(); ++i) hostArgs_.push_back(lookup(node->input(i)));
+    IValueList results = runHostOp(op, *node, hostArgs_);
+    hostArgs_.clear();
+    STITCH_ASSERT(results.size() == 1 && results[0].isTensor() &&
+                      results[0].toTensor().sameStorage(env_[base].toTensor()),
+                  "'", node->kind(), "' took no view of its input");
+    bind(node->output(), std::move(results[0]));
+    const size_t view = p_.slots_.of(node->output());
+    // A buffer that mirrors no host memory is an upload: the host is current.
+    if (!device_->shareView(view, base, env_[view].toTensor()))
+      STITCH_ASSERT(!device_->hostBehind(base), "a view of a value the host is behind");
+    return true;
   }
 
   // A value a loop carries into its next iteration, and in `device` a copy
@@ -342,7 +389,9 @@ class ProgramRun {
     const size_t slot = p_.slots_.of(v);
     STITCH_ASSERT(bound_[slot], "value %", v->debugName(), " used before it is defined");
     device = device_ && env_[slot].isTensor() ? device_->copyForCarry(slot, env_[slot].toTensor()) : 0;
-    return device ? env_[slot] : lookup(v);
+    // Carrying a list reads none of its elements (kept on the device).
+    if (device || (device_ && (env_[slot].isList() || env_[slot].isTuple()))) return env_[slot];
+    return lookup(v);
   }
 
   void bindOutputs(const Node* node, IValueList results) {
@@ -364,6 +413,8 @@ class ProgramRun {
       case A::If: return runIf(node);
       case A::Host:
         if (step.appendsInPlace && appendedInPlace(node)) return;
+        if (device_ && step.host.aliases && viewedOnDevice(node, step.host)) return;
+        if (device_ && step.host.copies && p_.pureGraph_ && hostCopyOnDevice(node)) return;
         return bindOutputs(node, callHost(step.host, node));
       case A::Constant:
       case A::InKernel:
@@ -458,6 +509,7 @@ class ProgramRun {
     // On the GPU an assign that is a kernel runs there: here it would bring
     // both tensors to the host.
     if (device_ && step.kernel >= 0) return false;
+    if (device_ && assignedOnDevice(node, step)) return true;
     const IValue& base = lookup(node->input(0));
     const IValue& src = lookup(node->input(1));
     if (!base.isTensor() || !src.isTensor()) return false;
@@ -476,11 +528,51 @@ class ProgramRun {
     return true;
   }
 
+  // Whether slot's tensor has a device buffer, uploading it (whole, once)
+  // when it is dense: a view or a region write on the host would bring
+  // the value back, or upload a piece of it in the middle of the run.
+  bool residentOnDevice(size_t slot) {
+    if (device_->onDevice(slot)) return true;
+    const Tensor& t = env_[slot].toTensor();
+    if (!p_.pureGraph_ || !t.defined() || !t.isContiguous()) return false;
+    device_->forKernel(slot, t);
+    return true;
+  }
+
+  // The same on the device, for a base that has a device buffer: the
+  // region is the forward view of the host's tensor (no data read), src is
+  // copied into it there, and the result shares the base's buffer.
+  bool assignedOnDevice(const Node* node, const NodeStep& step) {
+    const size_t baseSlot = p_.slots_.of(node->input(0)), srcSlot = p_.slots_.of(node->input(1));
+    if (!env_[baseSlot].isTensor() || !env_[srcSlot].isTensor() || !residentOnDevice(baseSlot)) return false;
+    const IValue base = env_[baseSlot];
+    const Tensor& b = base.toTensor();
+    const Tensor& src = env_[srcSlot].toTensor();
+    if (!b.defined() || !src.defined() || b.sameStorage(src)) return false;
+    // This environment's reference and `base`'s.
+    if (!p_.pool_.onlyHeldBy(b.storage(), 2) && !writableArgument(b, 1)) return false;
+    Tensor region = b;
+    if (step.view) {
+      IValueList viewArgs{base};
+      for (size_t i = 2; i < node->inputs().size(); ++i) viewArgs.push_back(lookup(node->input(i)));
+      IValueList r = (*step.view)(*node, viewArgs);
+      STITCH_ASSERT(r.size() == 1 && r[0].isTensor() && r[0].toTensor().sameStorage(b), node->kind(),
+                    "'s view gave no view of its base");
+      region = r[0].toTensor();
+    }
+    if (!device_->writeRegion(baseSlot, region, srcSlot, src)) return false;
+    bind(node->output(), base);
+    device_->shareView(p_.slots_.of(node->output()), baseSlot, b);
+    ++inPlaceAssigns_;
+    return true;
+  }
+
   // An argument's tensor that this environment alone holds, besides the
-  // caller (writableArguments).
-  bool writableArgument(const Tensor& t) const {
+  // caller (writableArguments) and `extra` references the code asking
+  // holds itself.
+  bool writableArgument(const Tensor& t, long extra = 0) const {
     for (const WritableArgument& w : writable_)
-      if (w.storage == t.storage().get()) return t.storage().use_count() == w.callerReferences + 1;
+      if (w.storage == t.storage().get()) return t.storage().use_count() == w.callerReferences + 1 + extra;
     return false;
   }
 
@@ -531,11 +623,22 @@ class ProgramRun {
     const Tensor &q = sized(0).toTensor(), &keys = sized(1).toTensor(), &v = sized(2).toTensor();
     DeviceAttention a;
     if (!deviceAttentionSizes(q, keys, v, a) || !deviceRunsAttention(a)) return false;
-    CudaPointer ptrs[3];
-    if (!deviceOperands(operands, ptrs, true)) return false;
-    a.q = ptrs[0];
-    a.k = ptrs[1];
-    a.v = ptrs[2];
+    // Each operand where it lies when the kernel can step through it (a
+    // slice of a KV cache), else dense.
+    auto place = [&](int i, CudaPointer& ptr, int64_t& batch, int64_t& row) {
+      const size_t slot = p_.slots_.of(operands[(size_t)i]);
+      const Tensor& t = sized(i).toTensor();
+      int64_t b = 0, r = 0;
+      if ((ptr = device_->inPlace(slot, t)) && attentionStrides(t, b, r)) {
+        batch = b;
+        row = r;
+      } else {
+        ptr = device_->forKernel(slot, t);  // dense: the strides deviceAttentionSizes set
+      }
+    };
+    place(0, a.q, a.qBatch, a.qRow);
+    place(1, a.k, a.kBatch, a.kRow);
+    place(2, a.v, a.vBatch, a.vRow);
     a.scale = (float)lookup(node->input(3)).toDouble();
     Tensor out = p_.pool_.allocate(attentionOutputShape(q, v), DType::f32);
     a.out = device_->allocate(size_t(out.numel()) * 4);
@@ -682,9 +785,7 @@ class ProgramRun {
         device_->endCall();
         return false;
       }
-      // A strided value is made dense only when it has to be uploaded.
-      const CudaPointer held = device_->onDevice(slot);
-      out[i] = held ? held : device_->forKernel(slot, dense(value.toTensor()));
+      out[i] = device_->forKernel(slot, value.toTensor());
     }
     return true;
   }
@@ -718,9 +819,19 @@ class ProgramRun {
 
   // A copy kernel's operand: its value, or a list built inside the kernel
   // from values outside it.
-  bool copyOperand(const Kernel& k, const Value* v, IValue& out) const {
-    if (const IValue* value = find(v)) {
-      out = *value;
+  // On the GPU (`onDevice`) the values are taken as they are, nothing read
+  // back, and `slots` gets each tensor's slot (a list's elements' too).
+  bool copyOperand(const Kernel& k, const Value* v, IValue& out, bool onDevice,
+                   std::vector<std::pair<Tensor, size_t>>& slots) const {
+    auto value = [&](const Value* x) -> const IValue* {
+      if (!onDevice) return find(x);
+      const size_t slot = p_.slots_.of(x);
+      if (!bound_[slot]) return nullptr;
+      if (env_[slot].isTensor()) slots.emplace_back(env_[slot].toTensor(), slot);
+      return &env_[slot];
+    };
+    if (const IValue* found = value(v)) {
+      out = *found;
       return true;
     }
     const Node* def = v->node();
@@ -728,9 +839,9 @@ class ProgramRun {
     if (!inside || def->kind() != "prim.list_construct") return false;
     IValueList elems;
     for (const Value* e : def->inputs()) {
-      const IValue* value = find(e);
-      if (!value) return false;
-      elems.push_back(*value);
+      const IValue* found = value(e);
+      if (!found) return false;
+      elems.push_back(*found);
     }
     out = IValue::list(std::move(elems));
     return true;
@@ -744,10 +855,26 @@ class ProgramRun {
                      k.outputs.size() == 1 && k.outputs[0] == node->output() &&
                      (p_.pureGraph_ || node->kind() != "contiguous");
     IValueList args;
+    std::vector<std::pair<Tensor, size_t>> slots;
     for (const Value* in : node->inputs()) {
       if (!supported) break;
       args.emplace_back();
-      supported = copyOperand(k, in, args.back());
+      supported = copyOperand(k, in, args.back(), device_ != nullptr, slots);
+    }
+    if (supported && device_) {
+      const Type& type = staticTensorType(node->output());
+      Tensor out = p_.pool_.allocate(*type.shape(), *type.dtype());
+      if (copiedOnDevice(node, args, slots, out)) {
+        --kernelCalls_;  // the dispatch counted one call; the pieces count as copies
+        return;
+      }
+      // The host copies: the operands as the host has them.
+      args.clear();
+      slots.clear();
+      for (const Value* in : node->inputs()) {
+        args.emplace_back();
+        copyOperand(k, in, args.back(), false, slots);
+      }
     }
     if (supported) {
       const Type& type = staticTensorType(node->output());
@@ -763,6 +890,86 @@ class ProgramRun {
       }
     }
     runNodesOnHost(k);
+  }
+
+  // A copy op the host runs (its result's shape unknown to the graph: a
+  // stack of a list a loop built) on the GPU as a copy kernel would.
+  bool hostCopyOnDevice(const Node* node) {
+    IValueList args;
+    std::vector<std::pair<Tensor, size_t>> slots;
+    for (const Value* in : node->inputs()) {
+      const size_t slot = p_.slots_.of(in);
+      if (!bound_[slot]) return false;
+      args.push_back(env_[slot]);  // nothing read back
+      if (env_[slot].isTensor()) slots.emplace_back(env_[slot].toTensor(), slot);
+    }
+    const auto result = copyKernelResult(*node, args);
+    if (!result) return false;
+    return copiedOnDevice(node, args, slots, p_.pool_.allocate(result->first, result->second));
+  }
+
+  // A copy kernel on the GPU: each piece copied into its place in the
+  // output there, read where it lies (its value's buffer, or a list's kept
+  // one) or uploaded when the host holds it. False (nothing done) when a
+  // piece's dtype is not the output's (the host converts) or it has more
+  // dims than a strided copy takes.
+  bool copiedOnDevice(const Node* node, const IValueList& args, const std::vector<std::pair<Tensor, size_t>>& slots,
+                      const Tensor& out) {
+    const std::optional<std::vector<CopyPiece>> pieces = copyKernelPieces(*node, args, out);
+    if (!pieces) return false;
+    for (const CopyPiece& p : *pieces)
+      if (p.from.dtype() != out.dtype() || p.from.dim() != p.to.dim() || p.to.dim() > kDeviceCopyMaxRank)
+        return false;
+    const CudaPointer result = device_->allocate(size_t(out.numel()) * dtypeSize(out.dtype()));
+    // Each piece's source and its strides, and where it goes (elements
+    // into the output).
+    struct Source {
+      CudaPointer src;
+      Shape strides;
+      int64_t at;
+    };
+    std::vector<Source> sources;
+    for (const CopyPiece& p : *pieces) {
+      const Tensor& from = p.from;
+      CudaPointer src = device_->listedPlace(from);
+      Shape strides = from.strides();
+      for (const auto& [t, slot] : slots) {
+        if (src || !t.sameStorage(from) || t.rawData() != from.rawData() || t.sizes() != from.sizes()) continue;
+        if (!(src = device_->inPlace(slot, from))) {
+          src = device_->forKernel(slot, from);
+          strides = contiguousStrides(from.sizes());
+        }
+      }
+      if (!src) {  // no device buffer holds it: the host's copy is current
+        src = device_->uploadForCall(from);
+        strides = contiguousStrides(from.sizes());
+      }
+      sources.push_back({src, std::move(strides), p.to.offset() - out.offset()});
+    }
+    // Runs of pieces alike in shape and strides at a fixed distance (a
+    // stack's rows) go in one launch.
+    const size_t elem = dtypeSize(out.dtype());
+    for (size_t i = 0; i < sources.size();) {
+      const Tensor& to = (*pieces)[i].to;
+      std::vector<CudaPointer> srcs{sources[i].src};
+      const int64_t step = i + 1 < sources.size() ? sources[i + 1].at - sources[i].at : 0;
+      size_t j = i + 1;
+      for (; j < sources.size() && (int64_t)srcs.size() < kDeviceCopyMaxPieces; ++j) {
+        const Tensor& next = (*pieces)[j].to;
+        if (next.sizes() != to.sizes() || next.strides() != to.strides() ||
+            sources[j].strides != sources[i].strides || sources[j].at - sources[j - 1].at != step)
+          break;
+        srcs.push_back(sources[j].src);
+      }
+      device_->copyPieces(to, result + CudaPointer(sources[i].at * (int64_t)elem), to.strides(), step, srcs,
+                          sources[i].strides);
+      i = j;
+    }
+    device_->endCall();
+    const Value* v = node->output();
+    bind(v, out);
+    device_->written(p_.slots_.of(v), result, out);
+    return true;
   }
 
   CompiledProgram& p_;

@@ -53,6 +53,10 @@ class GpuDevice {
   virtual GpuBlas* blas() = 0;
 };
 
+// Kernel `kernel` of the runtime's predefined CUDA text named `module`
+// (source() makes it), compiled and loaded once per device.
+void* predefinedKernel(GpuDevice& device, const char* module, std::string (*source)(), const char* kernel);
+
 // The emulator when STITCH_CUDA_EMULATOR is set (not "0"), else the GPU;
 // RuntimeFailure with one line that suggests --device cpu when there is no
 // CUDA driver or no GPU.

@@ -3,6 +3,7 @@
 #include <unordered_map>
 
 #include "interp/kernel_registry.h"
+#include "runtime/copy_kernels.h"
 #include "runtime/host_products.h"
 
 namespace stitch {
@@ -32,6 +33,10 @@ HostOp findHostOp(const Node& node) {
   HostOp found;
   found.product = isHostProductOp(node);
   found.op = aliasingTwin(node.kind());
+  // reshape copies where the strides allow no view: it may read data.
+  found.aliases = found.op && node.kind() != "immut.view";
+  found.appends = node.kind() == "list.append";
+  found.copies = isCopyKernelOp(node.kind()) && node.outputs().size() == 1;
   if (!found.op) found.op = KernelRegistry::get().find(node.kind());
   return found;
 }

@@ -17,6 +17,9 @@ using HostKernel = std::function<IValueList(const Node& node, const IValueList& 
 struct HostOp {
   const HostKernel* op = nullptr;  // null: no implementation (an internal error if run)
   bool product = false;        // matmul / bmm / mm: the few-row product first
+  bool aliases = false;        // a view of input 0 that reads no data (select, slice, transpose, ...)
+  bool appends = false;        // list.append: reads neither the list's elements nor the new one's data
+  bool copies = false;         // clone, contiguous, cat, stack: a copy kernel's op (runtime/copy_kernels.h)
 };
 HostOp findHostOp(const Node& node);
 

@@ -17,10 +17,18 @@
 #include "runtime/cuda_kernels.h"
 #include "runtime/device_attention.h"
 #include "runtime/device_contraction.h"
+#include "runtime/device_copy.h"
 #include "runtime/device_values.h"
 
 namespace stitch {
 namespace {
+
+// "f32[d0,d1,...]", an input's spec.
+std::string dims(const std::vector<int64_t>& d) {
+  std::string s = "f32[";
+  for (size_t i = 0; i < d.size(); ++i) s += (i ? "," : "") + std::to_string(d[i]);
+  return s + "]";
+}
 
 struct EmulatorEnv {
   EmulatorEnv() { ::setenv("STITCH_CUDA_EMULATOR", "1", 1); }
@@ -78,11 +86,6 @@ TEST(CudaKernels, ContractionsRunOnTheDevicesBlas) {
   // Products of at least 2^18 multiply-adds: contraction kernels, not generated code.
   const int64_t b = testing::randInt(2, 4), m = testing::randInt(64, 96), k = testing::randInt(128, 160),
                 n = testing::randInt(64, 100);
-  auto dims = [](std::vector<int64_t> d) {
-    std::string s = "f32[";
-    for (size_t i = 0; i < d.size(); ++i) s += (i ? "," : "") + std::to_string(d[i]);
-    return s + "]";
-  };
   rtest::Compiled c = rtest::compileProgram(
       "def f(x: torch.Tensor, w: torch.Tensor, xb: torch.Tensor, wb: torch.Tensor, wl: torch.Tensor,\n"
       "      bias: torch.Tensor, w2: torch.Tensor) -> List[torch.Tensor]:\n"
@@ -157,7 +160,7 @@ TEST(CudaKernels, LaneReductionsOnTheBlocksThreadsMatchTheCpuBitForBit) {
 TEST(CudaKernels, PredefinedDeviceKernelsCompileWithNvrtc) {
   std::string why;
   if (!nvrtcAvailable(&why)) GTEST_SKIP() << why;
-  for (const std::string& source : {deviceAttentionSource(), contractionEpilogueSource()})
+  for (const std::string& source : {deviceAttentionSource(), contractionEpilogueSource(), deviceCopySource()})
     for (int arch : {80, 90}) EXPECT_NO_THROW(compileCudaUncached(source, arch, {}, "predefined.cu")) << "sm_" << arch;
 }
 
@@ -173,13 +176,10 @@ TEST(CudaKernels, AttentionRunsAsFlashDecodingOnTheDevice) {
                 dimV = testing::randInt(16, 80);
   for (int64_t keys : {testing::randInt(1, 255), testing::randInt(300, 800)}) {
     SCOPED_TRACE("keys " + std::to_string(keys));
-    auto dims = [](int64_t a, int64_t b, int64_t c) {
-      return "f32[" + std::to_string(a) + "," + std::to_string(b) + "," + std::to_string(c) + "]";
-    };
     rtest::Compiled c = rtest::compileProgram(
         "def f(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor) -> torch.Tensor:\n"
         "    return torch.softmax(torch.matmul(q, k.transpose(1, 2)) * 0.2, dim=-1) @ v\n",
-        "f", {"q=" + dims(batch, rows, dim), "k=" + dims(batch, keys, dim), "v=" + dims(batch, keys, dimV)}, 2,
+        "f", {"q=" + dims({batch, rows, dim}), "k=" + dims({batch, keys, dim}), "v=" + dims({batch, keys, dimV})}, 2,
         true);
     IValueList inputs = {rtest::uniformF32({batch, rows, dim}, -2, 2), rtest::uniformF32({batch, keys, dim}, -2, 2),
                          rtest::uniformF32({batch, keys, dimV})};
@@ -187,6 +187,69 @@ TEST(CudaKernels, AttentionRunsAsFlashDecodingOnTheDevice) {
     EXPECT_EQ(stats.kernelCalls, keys > 256 ? 2 : 1) << "the chunks, then their combine when there are several";
     EXPECT_EQ(stats.hostSyncs, 1) << "the output";
   }
+}
+
+// A decode step's tensors stay on the device: the caches are uploaded
+// once, each step's rows are written into them there (a strided copy per
+// cache), the attention reads the slices of keys so far where they lie
+// (no dense copy), and nothing comes back before the outputs, whatever the
+// number of steps.
+TEST(CudaKernels, ViewsAndRegionWritesOfAKvCacheStayOnTheDevice) {
+  EmulatorEnv emulate;
+  const int64_t steps = testing::randInt(2, 7), batch = testing::randInt(1, 3), heads = testing::randInt(1, 4),
+                dim = testing::randInt(8, 40), start = testing::randInt(0, 20), positions = start + steps + 3;
+  rtest::Compiled c = rtest::compileProgram(
+      "def f(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, cache_k: torch.Tensor, cache_v: torch.Tensor,\n"
+      "      acc: torch.Tensor, start: int) -> torch.Tensor:\n"
+      "    for t in range(q.shape[0]):\n"
+      "        pos = start + t\n"
+      "        cache_k[:, :, pos] = k[t]\n"
+      "        cache_v[:, :, pos] = v[t]\n"
+      "        keys = cache_k[:, :, :pos + 1]\n"
+      "        values = cache_v[:, :, :pos + 1]\n"
+      "        scores = (q[t].unsqueeze(2) @ keys.transpose(-1, -2)) * 0.125\n"
+      "        acc = acc + torch.softmax(scores, dim=-1) @ values\n"
+      "    return acc\n",
+      "f",
+      {"q=" + dims({steps, batch, heads, dim}), "k=" + dims({steps, batch, heads, dim}),
+       "v=" + dims({steps, batch, heads, dim}), "cache_k=" + dims({batch, heads, positions, dim}),
+       "cache_v=" + dims({batch, heads, positions, dim}), "acc=" + dims({batch, heads, 1, dim}),
+       "start=" + std::to_string(start)},
+      2, true);
+  IValueList inputs = {rtest::uniformF32({steps, batch, heads, dim}),
+                       rtest::uniformF32({steps, batch, heads, dim}),
+                       rtest::uniformF32({steps, batch, heads, dim}),
+                       rtest::uniformF32({batch, heads, positions, dim}),
+                       rtest::uniformF32({batch, heads, positions, dim}),
+                       rtest::uniformF32({batch, heads, 1, dim}),
+                       IValue(start)};
+  RunStats stats = rtest::expectAgreesWithInterpreter(c, inputs, 1e-4);
+  EXPECT_EQ(stats.hostSyncs, 3) << "the output and the two caches the caller gets back, once each";
+  EXPECT_EQ(stats.kernelCalls, 4 * steps) << "per step two row writes, the attention and the sum";
+}
+
+// Tensors appended to a list stay on the device until the host reads the
+// list: a stack and a cat of the list (shape unknown to the graph: host
+// ops) copy the pieces there, a stack's rows in one launch; the list
+// returned as it is brings each element back once.
+TEST(CudaKernels, ListElementsStayOnTheDeviceUntilTheHostReadsTheList) {
+  EmulatorEnv emulate;
+  const int64_t steps = testing::randInt(2, 9), rows = testing::randInt(1, 5), width = testing::randInt(8, 70);
+  rtest::Compiled c = rtest::compileProgram(
+      "def f(x: torch.Tensor, w: torch.Tensor, h: torch.Tensor) -> "
+      "Tuple[torch.Tensor, torch.Tensor, List[torch.Tensor]]:\n"
+      "    outs: List[torch.Tensor] = []\n"
+      "    for i in range(x.shape[0]):\n"
+      "        h = torch.tanh(h @ w + x[i])\n"
+      "        outs.append(h.t())\n"
+      "    return torch.stack(outs, 1), torch.cat(outs, 0), outs\n",
+      "f",
+      {"x=" + dims({steps, rows, width}), "w=" + dims({width, width}), "h=" + dims({rows, width})},
+      2, true);
+  IValueList inputs = {rtest::uniformF32({steps, rows, width}), rtest::uniformF32({width, width}, -0.3, 0.3),
+                       rtest::uniformF32({rows, width})};
+  RunStats stats = rtest::expectAgreesWithInterpreter(c, inputs, 1e-4);
+  EXPECT_EQ(stats.hostSyncs, 2 + steps) << "the stack, the cat and each element of the list returned";
 }
 
 // Resident: a value is uploaded once however many kernels read it, and a
@@ -209,12 +272,56 @@ TEST(DeviceValues, ResidentValuesMoveOnlyWhenTheOtherSideNeedsThem) {
     device.copyToDevice(out, doubled.data(), (size_t)n * 4);
     values.written(1, out, output);
     EXPECT_EQ(values.hostSyncs(), resident ? 0 : 1);
-    values.readOnHost(1, output);
-    values.readOnHost(1, output);
+    values.readOnHost(1);
+    values.readOnHost(1);
     EXPECT_EQ(values.hostSyncs(), 1) << "one read-back, resident or not";
     for (int64_t i = 0; i < n; ++i) ASSERT_EQ(output.data<float>()[i], doubled[(size_t)i]) << i;
     values.forget(0);
     values.forget(1);
+  }
+}
+
+// Views share their value's buffer: a kernel reads a strided one through a
+// dense copy made on the device, and a region written on the device shows
+// when the host reads the value back -- for every element size. The host's
+// copy of the value is wrong (zeros) until then, so a read of it shows.
+TEST(DeviceValues, StridedViewsAndRegionWritesOnTheDevice) {
+  EmulatorEnv emulate;
+  GpuDevice& device = gpuDevice();
+  for (DType dtype : {DType::b8, DType::i32, DType::i64, DType::f64}) {
+    SCOPED_TRACE(dtypeName(dtype));
+    const int64_t a = testing::randInt(2, 6), b = testing::randInt(2, 7), c = testing::randInt(1, 5);
+    Tensor truth = Tensor::empty({a, b, c}, dtype);
+    for (int64_t i = 0; i < truth.numel(); ++i) truth.setInt(i, dtype == DType::b8 ? i % 2 : i * 7 - 40);
+    Tensor host = Tensor::empty({a, b, c}, dtype);  // behind the device: zeros
+    DeviceValues values(device, 3, true);
+    const size_t bytes = size_t(truth.numel()) * dtypeSize(dtype);
+    CudaPointer p = values.allocate(bytes);
+    device.copyToDevice(p, truth.rawData(), bytes);
+    values.written(0, p, host);
+    // A transposed view: dense on the device, in the view's order.
+    Tensor view = host.asStrided({b, a, c}, {c, b * c, 1}, 0);
+    ASSERT_TRUE(values.shareView(1, 0, view));
+    Tensor dense = Tensor::empty({b, a, c}, dtype);
+    device.copyToHost(dense.rawData(), values.forKernel(1, view), bytes);
+    const Tensor expected = truth.asStrided({b, a, c}, {c, b * c, 1}, 0).contiguous();
+    for (int64_t i = 0; i < dense.numel(); ++i) ASSERT_EQ(dense.getInt(i), expected.getInt(i)) << i;
+    EXPECT_EQ(values.hostSyncs(), 0);
+    values.endCall();
+    values.forget(1);
+    // Row 1 of the value (along b) <- a [c] source broadcast over a.
+    Tensor src = Tensor::empty({c}, dtype);
+    for (int64_t i = 0; i < c; ++i) src.setInt(i, dtype == DType::b8 ? 1 : 1000 + i);
+    Tensor region = host.asStrided({a, c}, {b * c, 1}, c);
+    ASSERT_TRUE(values.writeRegion(0, region, 2, src));
+    values.readOnHost(0);
+    EXPECT_EQ(values.hostSyncs(), 1);
+    for (int64_t i = 0; i < a; ++i)
+      for (int64_t j = 0; j < b; ++j)
+        for (int64_t k = 0; k < c; ++k) {
+          const int64_t at = (i * b + j) * c + k;
+          ASSERT_EQ(host.getInt(at), j == 1 ? src.getInt(k) : truth.getInt(at)) << i << "," << j << "," << k;
+        }
   }
 }
 
