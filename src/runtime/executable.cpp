@@ -772,16 +772,14 @@ class ProgramRun {
 
   // The device buffers of `values` for a kernel to read, uploaded where the
   // device has none. False (the call's uploads released) when one lacks
-  // its static type: the host then runs the kernel's nodes. `anyShape`: a
-  // kernel that takes its sizes from the tensors (the attention) checks
-  // only that each is a tensor.
-  bool deviceOperands(const std::vector<const Value*>& values, CudaPointer* out, bool anyShape = false) {
+  // its static type: the host then runs the kernel's nodes.
+  bool deviceOperands(const std::vector<const Value*>& values, CudaPointer* out) {
     for (size_t i = 0; i < values.size(); ++i) {
       const Value* v = values[i];
       const size_t slot = p_.slots_.of(v);
       STITCH_ASSERT(bound_[slot], "value %", v->debugName(), " used before it is defined");
       const IValue& value = env_[slot];  // not find(): a value already on the device stays there
-      if (!value.isTensor() || (!anyShape && !matchesStaticType(value.toTensor(), v))) {
+      if (!value.isTensor() || !matchesStaticType(value.toTensor(), v)) {
         device_->endCall();
         return false;
       }
@@ -861,24 +859,21 @@ class ProgramRun {
       args.emplace_back();
       supported = copyOperand(k, in, args.back(), device_ != nullptr, slots);
     }
-    if (supported && device_) {
-      const Type& type = staticTensorType(node->output());
-      Tensor out = p_.pool_.allocate(*type.shape(), *type.dtype());
-      if (copiedOnDevice(node, args, slots, out)) {
-        --kernelCalls_;  // the dispatch counted one call; the pieces count as copies
-        return;
-      }
-      // The host copies: the operands as the host has them.
-      args.clear();
-      slots.clear();
-      for (const Value* in : node->inputs()) {
-        args.emplace_back();
-        copyOperand(k, in, args.back(), false, slots);
-      }
-    }
     if (supported) {
       const Type& type = staticTensorType(node->output());
       Tensor out = p_.pool_.allocate(*type.shape(), *type.dtype());
+      if (device_) {
+        if (copiedOnDevice(node, args, slots, out)) {
+          --kernelCalls_;  // the dispatch counted one call; the pieces count as copies
+          return;
+        }
+        // The host copies: the operands as the host has them.
+        args.clear();
+        for (const Value* in : node->inputs()) {
+          args.emplace_back();
+          copyOperand(k, in, args.back(), false, slots);
+        }
+      }
       bool ran;
       {
         KernelClock clock(*this);
