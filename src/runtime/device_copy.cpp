@@ -45,11 +45,6 @@ std::string deviceCopySource() {
   return renderCuda({}) + "\n#define COPY_MAX_RANK " + std::to_string(kDeviceCopyMaxRank) + "\n" + kCopyKernel;
 }
 
-void copyStridedOnDevice(GpuDevice& device, int64_t rank, const int64_t* sizes, size_t elemSize, CudaPointer dst,
-                         const int64_t* dstStrides, CudaPointer src, const int64_t* srcStrides) {
-  copyPiecesOnDevice(device, rank, sizes, elemSize, dst, dstStrides, 0, &src, 1, srcStrides);
-}
-
 void copyPiecesOnDevice(GpuDevice& device, int64_t rank, const int64_t* sizes, size_t elemSize, CudaPointer dst,
                         const int64_t* dstStrides, int64_t pieceStep, const CudaPointer* srcs, int64_t pieces,
                         const int64_t* srcStrides) {

@@ -14,18 +14,15 @@ namespace stitch {
 // The most dims a strided copy takes; more run on the host.
 constexpr int64_t kDeviceCopyMaxRank = 8;
 
-// Element i of `sizes` (row-major order) goes from src + sum(i_d *
-// srcStrides[d]) to dst + sum(i_d * dstStrides[d]), both in elements of
-// `elemSize` bytes (1, 2, 4 or 8) from `dst` and `src`, which point at the
-// first element. The two regions must not overlap. Queued on the device.
-void copyStridedOnDevice(GpuDevice& device, int64_t rank, const int64_t* sizes, size_t elemSize, CudaPointer dst,
-                         const int64_t* dstStrides, CudaPointer src, const int64_t* srcStrides);
-
 // The most pieces one launch copies (a source pointer each).
 constexpr int64_t kDeviceCopyMaxPieces = 96;
 
-// The same for `pieces` sources of one shape and strides, piece p going to
-// dst + p * pieceStep elements (a stack's rows): one launch.
+// Element i of `sizes` (row-major order) of each of `pieces` sources goes
+// from srcs[p] + sum(i_d * srcStrides[d]) to dst + p * pieceStep +
+// sum(i_d * dstStrides[d]), all in elements of `elemSize` bytes (1, 2, 4
+// or 8) from pointers at the first element: one launch (a single region,
+// or a stack's rows). Sources and destination must not overlap. Queued on
+// the device.
 void copyPiecesOnDevice(GpuDevice& device, int64_t rank, const int64_t* sizes, size_t elemSize, CudaPointer dst,
                         const int64_t* dstStrides, int64_t pieceStep, const CudaPointer* srcs, int64_t pieces,
                         const int64_t* srcStrides);

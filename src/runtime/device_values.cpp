@@ -112,9 +112,7 @@ CudaPointer DeviceValues::forKernel(size_t slot, const Tensor& value) {
     if (value.isContiguous()) return placeOf(*b, value);
     if (value.dim() <= kDeviceCopyMaxRank) return denseOnDevice(*b, value);
     readOnHost(slot);  // too many dims for the device's copy: the host makes it dense
-    CudaPointer p = upload(value.contiguous());
-    callBuffers_.push_back(p);
-    return p;
+    return uploadForCall(value);
   }
   const bool dense = value.isContiguous();
   CudaPointer p = upload(dense ? value : value.contiguous());
