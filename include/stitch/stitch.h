@@ -207,6 +207,7 @@ struct CheckResult {
 struct RunInfo {
   int64_t kernelCalls = 0;
   int64_t hostSyncs = 0;             // waits for the GPU (device cuda)
+  int64_t graphKernels = 0;          // kernels in the CUDA graph the run launched (its one kernel call), or 0
   std::optional<CheckResult> check;  // with Options::check
 };
 
@@ -217,6 +218,7 @@ struct TimedRuns {
   double minMs = 0;
   int64_t kernelCalls = 0;      // per run (0 in interp mode)
   int64_t hostSyncs = 0;        // per run: waits for the GPU (device cuda)
+  int64_t graphKernels = 0;     // per run: kernels in the CUDA graph it launched, or 0
   // Compiled mode, loops the host steps through (iterations per run > 0):
   // the median over the timed runs of the run's time outside its kernels'
   // routines, per iteration (dispatch, buffers, host ops, read-backs).

@@ -161,6 +161,7 @@ std::vector<api::Value> CompiledFunction::runChecked(const std::vector<api::Valu
     if (info) {
       info->kernelCalls = stats.kernelCalls;
       info->hostSyncs = stats.hostSyncs;
+      info->graphKernels = stats.graphKernels;
       if (options_.check) info->check = compareWithReference(originals, outputs);
     }
     std::vector<api::Value> out;
@@ -197,6 +198,7 @@ api::TimedRuns CompiledFunction::runTimed(const std::vector<api::Value>& args, i
     const size_t warmUps = stats.size() - run.timesMs.size();
     out.kernelCalls = stats.back().kernelCalls;
     out.hostSyncs = stats.back().hostSyncs;
+    out.graphKernels = stats.back().graphKernels;
     out.hostIterations = stats.back().hostIterations;
     if (out.hostIterations > 0) {
       std::vector<double> hostUs;

@@ -33,9 +33,24 @@ struct CudaDevice::Api {
   int (*launchKernel)(void*, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, void*, void**,
                       void**) = nullptr;
   int (*getErrorString)(int, const char**) = nullptr;
+  // Graphs (optional: without them no run is captured).
+  int (*streamCreate)(void**, unsigned) = nullptr;
+  int (*streamBeginCapture)(void*, int) = nullptr;
+  int (*streamEndCapture)(void*, void**) = nullptr;
+  int (*graphInstantiate)(void**, void*, unsigned long long) = nullptr;
+  int (*graphLaunch)(void*, void*) = nullptr;
+  int (*graphExecDestroy)(void*) = nullptr;
+  int (*graphDestroy)(void*) = nullptr;
+  int (*memcpyDtoDAsync)(CudaPointer, CudaPointer, size_t, void*) = nullptr;
+  bool graphs = false;
 };
 
 namespace {
+
+// CUstreamCaptureMode: CU_STREAM_CAPTURE_MODE_RELAXED.
+constexpr int kCaptureRelaxed = 2;
+// cuBLAS's workspace during captures (what PyTorch gives it on Hopper).
+constexpr size_t kBlasWorkspaceBytes = size_t(32) << 20;
 
 // CUdevice_attribute values.
 constexpr int kAttrSharedMemoryPerBlock = 8;
@@ -68,6 +83,14 @@ const CudaDevice::Api& driverApi() {
               bindSymbol(a->handle, "cuLaunchKernel", a->launchKernel) &&
               bindSymbol(a->handle, "cuGetErrorString", a->getErrorString);
     if (!ok) a->failure = "the CUDA driver lacks driver API functions";
+    a->graphs = ok && bindSymbol(a->handle, "cuStreamCreate", a->streamCreate) &&
+                bindSymbol(a->handle, "cuStreamBeginCapture_v2", a->streamBeginCapture) &&
+                bindSymbol(a->handle, "cuStreamEndCapture", a->streamEndCapture) &&
+                bindSymbol(a->handle, "cuGraphInstantiateWithFlags", a->graphInstantiate) &&
+                bindSymbol(a->handle, "cuGraphLaunch", a->graphLaunch) &&
+                bindSymbol(a->handle, "cuGraphExecDestroy", a->graphExecDestroy) &&
+                bindSymbol(a->handle, "cuGraphDestroy", a->graphDestroy) &&
+                bindSymbol(a->handle, "cuMemcpyDtoDAsync_v2", a->memcpyDtoDAsync);
     if (ok && a->init(0) != 0) {
       ok = false;
       a->failure = "the CUDA driver does not initialize (no GPU, or the driver does not match the kernel module)";
@@ -111,6 +134,29 @@ class CudaModule final : public GpuModule {
   void* module_;
 };
 
+// An instantiated graph, launched on the device's capture stream.
+class CudaGraph final : public GpuGraph {
+ public:
+  CudaGraph(const CudaDevice::Api* api, void* graph, void* exec, void* stream)
+      : api_(api), graph_(graph), exec_(exec), stream_(stream) {}
+  ~CudaGraph() override {
+    api_->graphExecDestroy(exec_);
+    api_->graphDestroy(graph_);
+  }
+  CudaGraph(const CudaGraph&) = delete;
+  CudaGraph& operator=(const CudaGraph&) = delete;
+  void launch() override {
+    const int result = api_->graphLaunch(exec_, stream_);
+    if (result != 0) throw RuntimeFailure("CUDA: cuGraphLaunch failed: " + errorText(*api_, result));
+  }
+
+ private:
+  const CudaDevice::Api* api_;
+  void* graph_;
+  void* exec_;
+  void* stream_;
+};
+
 }  // namespace
 
 CudaDevice& CudaDevice::get() {
@@ -141,7 +187,7 @@ void CudaDevice::check(int result, const char* what) const {
   if (result != 0) throw RuntimeFailure(std::string("CUDA: ") + what + " failed: " + errorText(*api_, result));
 }
 
-CudaPointer CudaDevice::allocate(size_t bytes) {
+CudaPointer CudaDevice::allocateMemory(size_t bytes) {
   bytes = std::max<size_t>((bytes + 255) / 256 * 256, 256);
   std::lock_guard<std::mutex> lock(mutex_);
   if (auto it = free_.lower_bound(bytes); it != free_.end() && it->first <= 2 * bytes) {
@@ -164,7 +210,7 @@ CudaPointer CudaDevice::allocate(size_t bytes) {
   return p;
 }
 
-void CudaDevice::release(CudaPointer p) {
+void CudaDevice::releaseMemory(CudaPointer p) {
   std::lock_guard<std::mutex> lock(mutex_);
   auto it = sizes_.find(p);
   STITCH_ASSERT(it != sizes_.end(), "releasing device memory that was not allocated here");
@@ -172,15 +218,48 @@ void CudaDevice::release(CudaPointer p) {
 }
 
 void CudaDevice::copyToDevice(CudaPointer dst, const void* src, size_t bytes) {
+  STITCH_ASSERT(!capturing(), "a host-to-device copy during a capture");
   if (bytes) check(api_->memcpyHtoD(dst, src, bytes), "cuMemcpyHtoD");
 }
 
 void CudaDevice::copyToHost(void* dst, CudaPointer src, size_t bytes) {
+  STITCH_ASSERT(!capturing(), "a device-to-host copy during a capture");
   if (bytes) check(api_->memcpyDtoH(dst, src, bytes), "cuMemcpyDtoH");
 }
 
 void CudaDevice::copyOnDevice(CudaPointer dst, CudaPointer src, size_t bytes) {
-  if (bytes) check(api_->memcpyDtoD(dst, src, bytes), "cuMemcpyDtoD");
+  if (!bytes) return;
+  if (capturing())
+    check(api_->memcpyDtoDAsync(dst, src, bytes, stream_), "cuMemcpyDtoDAsync");
+  else
+    check(api_->memcpyDtoD(dst, src, bytes), "cuMemcpyDtoD");
+}
+
+bool CudaDevice::canCapture() const { return api_->graphs; }
+
+void CudaDevice::startCapture() {
+  if (!stream_) check(api_->streamCreate(&stream_, 0), "cuStreamCreate");
+  if (GpuBlas* b = blas()) {
+    if (!blasWorkspace_) blasWorkspace_ = allocateMemory(kBlasWorkspaceBytes);
+    b->setStream(stream_, blasWorkspace_, kBlasWorkspaceBytes);
+  }
+  const int begun = api_->streamBeginCapture(stream_, kCaptureRelaxed);
+  if (begun == 0) return;
+  if (GpuBlas* b = blas()) b->setStream(nullptr, 0, 0);
+  check(begun, "cuStreamBeginCapture");
+}
+
+std::unique_ptr<GpuGraph> CudaDevice::finishCapture() {
+  void* graph = nullptr;
+  const int ended = api_->streamEndCapture(stream_, &graph);
+  if (GpuBlas* b = blas()) b->setStream(nullptr, 0, 0);
+  if (ended != 0 || !graph) return nullptr;
+  void* exec = nullptr;
+  if (api_->graphInstantiate(&exec, graph, 0) != 0 || !exec) {
+    api_->graphDestroy(graph);
+    return nullptr;
+  }
+  return std::make_unique<CudaGraph>(api_, graph, exec, stream_);
 }
 
 GpuBlas* CudaDevice::blas() { return cublas(); }
@@ -197,7 +276,8 @@ std::unique_ptr<GpuModule> CudaDevice::load(const std::string& cudaSource, Cubin
 void CudaDevice::launch(void* function, int64_t blocks, int threads, bool, const void* arg, size_t bytes) {
   STITCH_ASSERT(blocks >= 1 && blocks < (int64_t(1) << 31) && bytes > 0, "launch of ", blocks, " blocks");
   void* params[] = {const_cast<void*>(arg)};
-  check(api_->launchKernel(function, (unsigned)blocks, 1, 1, (unsigned)threads, 1, 1, 0, nullptr, params, nullptr),
+  check(api_->launchKernel(function, (unsigned)blocks, 1, 1, (unsigned)threads, 1, 1, 0,
+                           capturing() ? stream_ : nullptr, params, nullptr),
         "cuLaunchKernel");
 }
 

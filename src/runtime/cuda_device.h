@@ -7,6 +7,13 @@
 // size and handed out again, so a program's steady state allocates nothing
 // from the driver (cuMemAlloc synchronizes the device and costs about as
 // much as a small kernel).
+//
+// A capture records the capturing thread's work on a stream of its own
+// (created with default flags, so it is ordered with the legacy stream
+// that all other work goes to) in relaxed mode (allocating device memory
+// during it is allowed); the graph is instantiated once and launched on
+// that stream. cuBLAS calls go to that stream during a capture, with a
+// workspace of ours (cuBLAS's default pool is not for graphs).
 #pragma once
 #include <map>
 #include <mutex>
@@ -25,16 +32,21 @@ class CudaDevice final : public GpuDevice {
   int arch() const override { return arch_; }
   int64_t sharedMemoryPerBlock() const { return sharedPerBlock_; }
 
-  CudaPointer allocate(size_t bytes) override;
-  void release(CudaPointer p) override;
   void copyToDevice(CudaPointer dst, const void* src, size_t bytes) override;
   void copyToHost(void* dst, CudaPointer src, size_t bytes) override;
   void copyOnDevice(CudaPointer dst, CudaPointer src, size_t bytes) override;
   std::unique_ptr<GpuModule> load(const std::string& cudaSource, CubinStats* stats) override;
   void launch(void* function, int64_t blocks, int threads, bool barriers, const void* arg, size_t bytes) override;
   GpuBlas* blas() override;
+  bool canCapture() const override;
 
   struct Api;
+
+ protected:
+  CudaPointer allocateMemory(size_t bytes) override;
+  void releaseMemory(CudaPointer p) override;
+  void startCapture() override;
+  std::unique_ptr<GpuGraph> finishCapture() override;
 
  private:
   CudaDevice() = default;
@@ -45,6 +57,8 @@ class CudaDevice final : public GpuDevice {
   std::string name_;
   int arch_ = 0;
   int64_t sharedPerBlock_ = 0;
+  void* stream_ = nullptr;           // captures and graph launches
+  CudaPointer blasWorkspace_ = 0;    // cuBLAS's during captures
   std::mutex mutex_;
   std::map<CudaPointer, size_t> sizes_;      // live and cached blocks: their size
   std::multimap<size_t, CudaPointer> free_;  // cached blocks by size

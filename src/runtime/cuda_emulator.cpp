@@ -90,12 +90,51 @@ class EmulatedModule final : public GpuModule {
 
 }  // namespace
 
+// The host BLAS routine, or a step of the graph being captured.
+class CudaEmulator::Blas final : public GpuBlas {
+ public:
+  explicit Blas(CudaEmulator& emulator) : emulator_(emulator) {}
+  void sgemmStridedBatched(bool transA, bool transB, int64_t m, int64_t n, int64_t k, CudaPointer a, int64_t lda,
+                           int64_t strideA, CudaPointer b, int64_t ldb, int64_t strideB, CudaPointer c, int64_t ldc,
+                           int64_t strideC, int64_t batch) override {
+    auto call = [=] {
+      emulatedBlas().sgemmStridedBatched(transA, transB, m, n, k, a, lda, strideA, b, ldb, strideB, c, ldc, strideC,
+                                         batch);
+    };
+    if (!emulator_.record(call)) call();
+  }
+
+ private:
+  CudaEmulator& emulator_;
+};
+
+class CudaEmulator::Graph final : public GpuGraph {
+ public:
+  void launch() override {
+    for (const std::function<void()>& step : steps) step();
+  }
+  std::vector<std::function<void()>> steps;
+};
+
+CudaEmulator::CudaEmulator() : blas_(std::make_unique<Blas>(*this)) {}
+CudaEmulator::~CudaEmulator() = default;
+
 CudaEmulator& CudaEmulator::get() {
   static CudaEmulator* emulator = new CudaEmulator();
   return *emulator;
 }
 
-CudaPointer CudaEmulator::allocate(size_t bytes) {
+bool CudaEmulator::record(std::function<void()> step) {
+  if (!capturing()) return false;
+  recording_->steps.push_back(std::move(step));
+  return true;
+}
+
+void CudaEmulator::startCapture() { recording_ = std::make_unique<Graph>(); }
+
+std::unique_ptr<GpuGraph> CudaEmulator::finishCapture() { return std::move(recording_); }
+
+CudaPointer CudaEmulator::allocateMemory(size_t bytes) {
   bytes = std::max<size_t>(bytes, 1);
   void* p = std::aligned_alloc(256, (bytes + 255) / 256 * 256);
   if (!p) throw std::bad_alloc();
@@ -103,18 +142,23 @@ CudaPointer CudaEmulator::allocate(size_t bytes) {
   return reinterpret_cast<CudaPointer>(p);
 }
 
-void CudaEmulator::release(CudaPointer p) { std::free(reinterpret_cast<void*>(p)); }
+void CudaEmulator::releaseMemory(CudaPointer p) { std::free(reinterpret_cast<void*>(p)); }
 
 void CudaEmulator::copyToDevice(CudaPointer dst, const void* src, size_t bytes) {
+  STITCH_ASSERT(!capturing(), "a host-to-device copy during a capture");
   if (bytes) std::memcpy(reinterpret_cast<void*>(dst), src, bytes);
 }
 
 void CudaEmulator::copyToHost(void* dst, CudaPointer src, size_t bytes) {
+  STITCH_ASSERT(!capturing(), "a device-to-host copy during a capture");
   if (bytes) std::memcpy(dst, reinterpret_cast<const void*>(src), bytes);
 }
 
 void CudaEmulator::copyOnDevice(CudaPointer dst, CudaPointer src, size_t bytes) {
-  if (bytes) std::memcpy(reinterpret_cast<void*>(dst), reinterpret_cast<const void*>(src), bytes);
+  auto copy = [=] {
+    if (bytes) std::memcpy(reinterpret_cast<void*>(dst), reinterpret_cast<const void*>(src), bytes);
+  };
+  if (!record(copy)) copy();
 }
 
 std::unique_ptr<GpuModule> CudaEmulator::load(const std::string& cudaSource, CubinStats* stats) {
@@ -132,6 +176,11 @@ void CudaEmulator::launch(void* function, int64_t blocks, int threads, bool barr
                           size_t bytes) {
   STITCH_ASSERT(bytes == sizeof(CudaKernelArgs) && blocks >= 1 && threads >= 1, "emulated launch of ", blocks,
                 " x ", threads, " with a ", bytes, "-byte argument");
+  const auto args = *static_cast<const CudaKernelArgs*>(arg);  // a graph keeps the argument it was given
+  if (!record([=, this] { run(function, blocks, threads, barriers, &args); })) run(function, blocks, threads, barriers, &args);
+}
+
+void CudaEmulator::run(void* function, int64_t blocks, int threads, bool barriers, const void* arg) {
   std::lock_guard<std::mutex> lock(launching_);
   const auto* handle = static_cast<const EmulatedKernelHandle*>(function);
   const CudaKernelArgs& args = *static_cast<const CudaKernelArgs*>(arg);
@@ -150,7 +199,7 @@ void CudaEmulator::launch(void* function, int64_t blocks, int threads, bool barr
   }
 }
 
-GpuBlas* CudaEmulator::blas() { return &emulatedBlas(); }
+GpuBlas* CudaEmulator::blas() { return blas_.get(); }
 
 char* CudaEmulator::fiberStack(unsigned thread) {
   if (stacks_.size() <= thread) stacks_.resize(thread + 1, nullptr);

@@ -11,8 +11,11 @@
 // shows as a thread reading a slot its writer has not reached yet; a
 // barrier that some threads of a block never reach is an internal error.
 // Device memory is host memory filled with 0xff bytes (NaN floats), so an
-// element a kernel should have written and did not shows.
+// element a kernel should have written and did not shows. A capture
+// records each launch, copy and BLAS call as a step that a graph's launch
+// replays in order (thread orders shuffled afresh each time).
 #pragma once
+#include <functional>
 #include <mutex>
 #include <random>
 #include <vector>
@@ -27,17 +30,29 @@ class CudaEmulator final : public GpuDevice {
 
   std::string name() const override { return "CUDA emulator (sm_90, host CPU)"; }
   int arch() const override { return 90; }
-  CudaPointer allocate(size_t bytes) override;
-  void release(CudaPointer p) override;
   void copyToDevice(CudaPointer dst, const void* src, size_t bytes) override;
   void copyToHost(void* dst, CudaPointer src, size_t bytes) override;
   void copyOnDevice(CudaPointer dst, CudaPointer src, size_t bytes) override;
   std::unique_ptr<GpuModule> load(const std::string& cudaSource, CubinStats* stats) override;
   void launch(void* function, int64_t blocks, int threads, bool barriers, const void* arg, size_t bytes) override;
   GpuBlas* blas() override;
+  bool canCapture() const override { return true; }
+
+ protected:
+  CudaPointer allocateMemory(size_t bytes) override;
+  void releaseMemory(CudaPointer p) override;
+  void startCapture() override;
+  std::unique_ptr<GpuGraph> finishCapture() override;
 
  private:
-  CudaEmulator() = default;
+  class Blas;
+  class Graph;
+  CudaEmulator();
+  ~CudaEmulator() override;
+  // While this thread captures, `step` goes into the graph (true);
+  // otherwise the caller runs it (false).
+  bool record(std::function<void()> step);
+  void run(void* function, int64_t blocks, int threads, bool barriers, const void* arg);
   void runBlockAsFibers(const void* handle, const void* args, unsigned block, unsigned threads);
   char* fiberStack(unsigned thread);
 
@@ -46,6 +61,8 @@ class CudaEmulator final : public GpuDevice {
   // programs of the same source share the library.
   std::mutex launching_;
   std::mt19937 order_{20261127};
+  std::unique_ptr<Blas> blas_;
+  std::unique_ptr<Graph> recording_;
 };
 
 }  // namespace stitch

@@ -11,14 +11,14 @@ size_t bytesOf(const Tensor& t) { return size_t(t.numel()) * dtypeSize(t.dtype()
 
 }  // namespace
 
-DeviceValues::DeviceValues(GpuDevice& device, size_t slots, bool resident)
-    : device_(device), resident_(resident), slots_(slots, nullptr) {}
+DeviceValues::DeviceValues(GpuDevice& device, size_t slots, bool resident, RunCapture* capture)
+    : device_(device), resident_(resident), capture_(capture), slots_(slots, nullptr) {}
 
 DeviceValues::~DeviceValues() {
   for (size_t s = 0; s < slots_.size(); ++s) forget(s);
   for (auto& [host, kept] : kept_)
     if (--kept.buffer->slots == 0) {
-      device_.release(kept.buffer->ptr);
+      give(kept.buffer->ptr);
       delete kept.buffer;
     }
   endCall();
@@ -39,6 +39,14 @@ const DeviceValues::Buffer* DeviceValues::keptHolding(const Tensor& t) const {
   return at < b->host + b->bytes && it->second.storage == t.storage() ? b : nullptr;
 }
 
+void DeviceValues::takeFromList(size_t slot, const Tensor& t) {
+  Buffer* b = const_cast<Buffer*>(keptHolding(t));
+  if (!b) return;
+  forget(slot);
+  slots_[slot] = b;
+  ++b->slots;
+}
+
 void DeviceValues::readOnHost(const IValue& list) {
   for (const IValue& e : list.toList()) {
     if (e.isList() || e.isTuple()) {
@@ -56,7 +64,7 @@ CudaPointer DeviceValues::listedPlace(const Tensor& t) const {
 }
 
 CudaPointer DeviceValues::uploadForCall(const Tensor& t) {
-  CudaPointer p = upload(t.isContiguous() ? t : t.contiguous());
+  CudaPointer p = upload(t);
   callBuffers_.push_back(p);
   return p;
 }
@@ -91,11 +99,27 @@ CudaPointer DeviceValues::placeOf(const Buffer& b, const Tensor& t) {
   return b.ptr + CudaPointer(at - b.host);
 }
 
-CudaPointer DeviceValues::upload(const Tensor& dense) {
-  STITCH_ASSERT(dense.isContiguous(), "uploading a strided tensor");
-  CudaPointer p = device_.allocate(bytesOf(dense));
+CudaPointer DeviceValues::upload(const Tensor& t) {
+  // A replay makes the upload before the graph runs: no earlier work of
+  // the capture may have used the block.
+  CudaPointer p = device_.allocate(bytesOf(t), capture_ != nullptr);
+  if (capture_) {
+    try {
+      capture_->recordUpload(t, p);
+    } catch (...) {
+      device_.release(p);
+      throw;
+    }
+    captured_.insert(p);
+    return p;
+  }
+  const Tensor dense = t.isContiguous() ? t : t.contiguous();
   device_.copyToDevice(p, dense.rawData(), bytesOf(dense));
   return p;
+}
+
+void DeviceValues::give(CudaPointer p) {
+  if (!captured_.count(p)) device_.release(p);
 }
 
 CudaPointer DeviceValues::denseOnDevice(const Buffer& b, const Tensor& t) {
@@ -115,7 +139,7 @@ CudaPointer DeviceValues::forKernel(size_t slot, const Tensor& value) {
     return uploadForCall(value);
   }
   const bool dense = value.isContiguous();
-  CudaPointer p = upload(dense ? value : value.contiguous());
+  CudaPointer p = upload(value);
   if (resident_)
     slots_[slot] = newBuffer(p, bytesOf(value), dense ? static_cast<char*>(value.rawData()) : nullptr, false);
   else
@@ -171,20 +195,29 @@ void DeviceValues::forget(size_t slot) {
   if (!b) return;
   slots_[slot] = nullptr;
   if (--b->slots > 0) return;
-  device_.release(b->ptr);
+  give(b->ptr);
   delete b;
 }
 
-CudaPointer DeviceValues::copyForCarry(size_t slot, const Tensor& host) {
+bool DeviceValues::mirrorOf(size_t slot, const Tensor& t, DeviceMirror& out) const {
   const Buffer* b = slots_[slot];
-  if (!b || !b->hostBehind || !host.isContiguous()) return 0;
+  const char* at = static_cast<const char*>(t.rawData());
+  if (!b || !b->host || at < b->host || at >= b->host + b->bytes) b = keptHolding(t);
+  if (!b) return false;
+  out = {b->ptr, b->bytes, b->host, b->hostBehind};
+  return true;
+}
+
+CudaPointer DeviceValues::copyForCarry(size_t slot, const Tensor& host, bool always) {
+  const Buffer* b = slots_[slot];
+  if (!b || !b->host || !(b->hostBehind || always) || !host.isContiguous()) return 0;
   CudaPointer p = device_.allocate(bytesOf(host));
   device_.copyOnDevice(p, placeOf(*b, host), bytesOf(host));
   return p;
 }
 
 void DeviceValues::endCall() {
-  for (CudaPointer p : callBuffers_) device_.release(p);
+  for (CudaPointer p : callBuffers_) give(p);
   callBuffers_.clear();
 }
 

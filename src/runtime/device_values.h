@@ -18,21 +18,28 @@
 // dense copy made on the device (runtime/device_copy.h); a region of a
 // value no one else holds is written on the device (`writeRegion`: a KV
 // cache's new row).
+//
+// In a run being captured (runtime/run_graphs.h) uploads are recorded, not
+// made, into buffers that no later allocation of the capture reuses: a
+// replay makes them all before the graph runs.
 #pragma once
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <set>
 #include <vector>
 
 #include "interp/ivalue.h"
 #include "interp/tensor.h"
 #include "runtime/gpu_device.h"
+#include "runtime/run_graphs.h"
 
 namespace stitch {
 
 class DeviceValues {
  public:
-  DeviceValues(GpuDevice& device, size_t slots, bool resident);
+  // `capture`: the run is being captured.
+  DeviceValues(GpuDevice& device, size_t slots, bool resident, RunCapture* capture = nullptr);
   ~DeviceValues();
   DeviceValues(const DeviceValues&) = delete;
   DeviceValues& operator=(const DeviceValues&) = delete;
@@ -63,6 +70,9 @@ class DeviceValues {
   // the list (readOnHost(list)), and a copy kernel on the device finds it
   // (listedPlace).
   void keepForList(size_t slot, const Tensor& value);
+  // `t`, bound at slot, was taken out of a list: it shares the kept buffer
+  // that holds its data, if one does.
+  void takeFromList(size_t slot, const Tensor& t);
   // Before the host reads the elements of a list or tuple (nested ones
   // too): those in kept buffers the host is behind are copied back.
   void readOnHost(const IValue& list);
@@ -99,12 +109,15 @@ class DeviceValues {
   // other slot shares it.
   void forget(size_t slot);
   // For a loop carrying slot's value (`host`) into its next iteration: a
-  // copy of the device's value when the host is behind it and the value is
-  // contiguous, else 0 (the host's value is read). The caller owns the
-  // copy until written() takes it for the slot that receives the value,
-  // or release().
-  CudaPointer copyForCarry(size_t slot, const Tensor& host);
-  void release(CudaPointer p) { device_.release(p); }
+  // copy of the device's value when the host is behind it (or `always`,
+  // when it has a buffer that mirrors it) and the value is contiguous,
+  // else 0 (the host's value is read). The caller owns the copy until
+  // written() takes it for the slot that receives the value, or release().
+  CudaPointer copyForCarry(size_t slot, const Tensor& host, bool always = false);
+  void release(CudaPointer p) { give(p); }
+  // The buffer that mirrors the host memory `t` lies in: slot's, or a
+  // list's kept one. False when there is none.
+  bool mirrorOf(size_t slot, const Tensor& t, DeviceMirror& out) const;
   // After a call: the call's temporary buffers (uploads when not
   // resident, dense copies of strided views) go back.
   void endCall();
@@ -127,7 +140,10 @@ class DeviceValues {
   Buffer* newBuffer(CudaPointer p, size_t bytes, char* host, bool hostBehind);
   // Where `t` (whose data lies in b's host memory) starts on the device.
   static CudaPointer placeOf(const Buffer& b, const Tensor& t);
-  CudaPointer upload(const Tensor& dense);
+  // `t` uploaded dense.
+  CudaPointer upload(const Tensor& t);
+  // p back to the device, unless it is a captured upload.
+  void give(CudaPointer p);
   // A dense copy of strided `t` (in b) made on the device, for this call.
   CudaPointer denseOnDevice(const Buffer& b, const Tensor& t);
 
@@ -141,6 +157,8 @@ class DeviceValues {
 
   GpuDevice& device_;
   bool resident_;
+  RunCapture* capture_;
+  std::set<CudaPointer> captured_;  // a capture's uploads: kept by its graph
   std::map<const char*, Kept> kept_;  // by the host memory the buffer mirrors
   std::vector<Buffer*> slots_;
   std::vector<CudaPointer> callBuffers_;  // released at endCall

@@ -4,7 +4,9 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <mutex>
+#include <optional>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -23,6 +25,7 @@
 #include "runtime/in_place_assign.h"
 #include "runtime/loop_kernel.h"
 #include "runtime/node_steps.h"
+#include "runtime/run_graphs.h"
 #include "runtime/value_liveness.h"
 #include "runtime/writable_arguments.h"
 #include "uops/uop_work.h"
@@ -100,6 +103,9 @@ class CompiledProgram final : public Executable {
     loadKernels();
     setUpContractions();
     setUpLoopKernels();
+    // An imperative graph's host ops write tensors in place: its runs are
+    // not functions of their signature.
+    if (onCuda_ && pureGraph_ && graphsWanted() && gpuDevice().canCapture()) graphs_ = std::make_unique<RunGraphs>();
   }
 
   IValueList run(const IValueList& inputs, RunStats* stats) override;
@@ -154,6 +160,15 @@ class CompiledProgram final : public Executable {
     }
   }
 
+  // STITCH_CUDA_GRAPHS=0 turns graphs off (every run walks the program).
+  static bool graphsWanted() {
+    const char* v = std::getenv("STITCH_CUDA_GRAPHS");
+    return !v || std::string(v) != "0";
+  }
+
+  std::optional<IValueList> captured(const IValueList& inputs, RunStats* stats);
+  IValueList replayed(const IValueList& inputs, RunStats* stats);
+
   // Each loop kernel's program over the loaded phases.
   void setUpLoopKernels() {
     if (plan_.kernels.loops.empty() || onCuda_) return;
@@ -194,6 +209,7 @@ class CompiledProgram final : public Executable {
   std::vector<std::unique_ptr<ContractionKernel>> contractions_;
   std::unordered_map<const Node*, std::unique_ptr<LoopKernelRunner>> loopKernels_;
   BufferPool pool_;
+  std::unique_ptr<RunGraphs> graphs_;  // on CUDA: runs as graphs
   std::mutex runMutex_;
 };
 
@@ -201,17 +217,22 @@ class CompiledProgram final : public Executable {
 // reference interpreter, with kernels called where they end.
 class ProgramRun {
  public:
-  ProgramRun(CompiledProgram& program, bool timeKernels, std::vector<WritableArgument> writable)
+  // `capture`: the device records this run (runtime/run_graphs.h), and
+  // the top block's returns go to captured() instead of the caller.
+  ProgramRun(CompiledProgram& program, bool timeKernels, std::vector<WritableArgument> writable,
+             RunCapture* capture = nullptr)
       : p_(program),
         env_(program.slots_.size()),
         bound_(program.slots_.size(), 0),
         writable_(std::move(writable)),
-        timeKernels_(timeKernels) {
+        timeKernels_(timeKernels),
+        capture_(capture) {
     if (program.onCuda_)
-      device_ = std::make_unique<DeviceValues>(gpuDevice(), program.slots_.size(), program.pureGraph_);
+      device_ = std::make_unique<DeviceValues>(gpuDevice(), program.slots_.size(), program.pureGraph_, capture);
   }
 
   int64_t kernelCalls() const { return kernelCalls_ + (device_ ? device_->copyLaunches() : 0); }
+  CapturedOutputs& captured() { return captured_; }
   int64_t inPlaceAssigns() const { return inPlaceAssigns_; }
   int64_t inPlaceAppends() const { return inPlaceAppends_; }
   int64_t hostIterations() const { return hostIterations_; }
@@ -243,8 +264,12 @@ class ProgramRun {
     }
     IValueList out;
     const std::vector<Value*>& rs = block->returns();
-    if (carries) carries->assign(rs.size(), 0);
-    for (size_t j = 0; j < rs.size(); ++j) out.push_back(carries ? carryOut(rs[j], (*carries)[j]) : lookup(rs[j]));
+    if (capture_ && block == p_.graph_.top()) {
+      captureReturns(rs);
+    } else {
+      if (carries) carries->assign(rs.size(), 0);
+      for (size_t j = 0; j < rs.size(); ++j) out.push_back(carries ? carryOut(rs[j], (*carries)[j]) : lookup(rs[j]));
+    }
     drop(live.dropAtEnd);
     return out;
   }
@@ -274,6 +299,7 @@ class ProgramRun {
   IValue* find(const Value* v) {
     size_t slot = p_.slots_.of(v);
     if (!bound_[slot]) return nullptr;
+    if (capture_ && holdsTensor(env_[slot])) throw CaptureRefused("the host reads a tensor");
     if (device_) {
       const IValue& value = env_[slot];
       if (value.isTensor())
@@ -361,11 +387,39 @@ class ProgramRun {
     return results;
   }
 
+  // A host op that reads no tensor's data (HostOp::readsShapes), on the
+  // values as they are: nothing is read back.
+  IValueList callHostUnread(const HostOp& op, const Node* node) {
+    hostArgs_.clear();
+    for (const Value* in : node->inputs()) {
+      const size_t slot = p_.slots_.of(in);
+      STITCH_ASSERT(bound_[slot], "value %", in->debugName(), " used before it is defined");
+      hostArgs_.push_back(env_[slot]);
+    }
+    IValueList results = runHostOp(op, *node, hostArgs_);
+    hostArgs_.clear();
+    return results;
+  }
+
+  // Elements taken out of a list or tuple without reading them: a tensor
+  // whose data a list keeps on the device (DeviceValues::keepForList)
+  // shares that buffer; any other is current on the host.
+  void extractedOnDevice(const Node* node, const HostOp& op) {
+    bindOutputs(node, callHostUnread(op, node));
+    for (const Value* out : node->outputs()) {
+      const size_t slot = p_.slots_.of(out);
+      if (env_[slot].isTensor() && env_[slot].toTensor().defined())
+        device_->takeFromList(slot, env_[slot].toTensor());
+    }
+  }
+
   // A view of a value that has a device buffer: taken of the host's tensor
   // without reading it back (a view reads no data), sharing the buffer.
   bool viewedOnDevice(const Node* node, const HostOp& op) {
     const size_t base = p_.slots_.of(node->input(0));
-    if (!bound_[base] || !env_[base].isTensor() || !residentOnDevice(base)) return false;
+    if (!bound_[base] || !env_[base].isTensor()) return false;
+    if (op.reshapes && !env_[base].toTensor().isContiguous()) return false;  // the host would copy
+    if (!residentOnDevice(base)) return false;
     hostArgs_.clear();
     hostArgs_.push_back(env_[base]);  // not find(): nothing is read back
     for (size_t i = 1; i < node->inputs().size(); ++i) hostArgs_.push_back(lookup(node->input(i)));
@@ -382,13 +436,35 @@ class ProgramRun {
     return true;
   }
 
+  static bool holdsTensor(const IValue& v) {
+    if (v.isTensor()) return v.toTensor().defined();
+    if (!v.isList() && !v.isTuple()) return false;
+    for (const IValue& e : v.toList())
+      if (holdsTensor(e)) return true;
+    return false;
+  }
+
+  // The top block's returns as the device holds them, for a replay to
+  // read (the host reads none of them now).
+  void captureReturns(const std::vector<Value*>& rs) {
+    for (const Value* r : rs) {
+      const size_t slot = p_.slots_.of(r);
+      STITCH_ASSERT(bound_[slot], "value %", r->debugName(), " used before it is defined");
+      captured_.add(env_[slot], *capture_,
+                    [&](const Tensor& t, DeviceMirror& m) { return device_->mirrorOf(slot, t, m); });
+    }
+  }
+
   // A value a loop carries into its next iteration, and in `device` a copy
   // of it on the device when the host is behind it: then the host's copy
-  // is not brought up to date (no host sync per iteration).
+  // is not brought up to date (no host sync per iteration). A capture
+  // carries every dense tensor on the device: the host may read none.
   IValue carryOut(const Value* v, CudaPointer& device) {
     const size_t slot = p_.slots_.of(v);
     STITCH_ASSERT(bound_[slot], "value %", v->debugName(), " used before it is defined");
-    device = device_ && env_[slot].isTensor() ? device_->copyForCarry(slot, env_[slot].toTensor()) : 0;
+    const bool tensor = device_ && env_[slot].isTensor();
+    const bool always = tensor && capture_ && env_[slot].toTensor().defined() && residentOnDevice(slot);
+    device = tensor ? device_->copyForCarry(slot, env_[slot].toTensor(), always) : 0;
     // Carrying a list reads none of its elements (kept on the device).
     if (device || (device_ && (env_[slot].isList() || env_[slot].isTuple()))) return env_[slot];
     return lookup(v);
@@ -413,7 +489,9 @@ class ProgramRun {
       case A::If: return runIf(node);
       case A::Host:
         if (step.appendsInPlace && appendedInPlace(node)) return;
-        if (device_ && step.host.aliases && viewedOnDevice(node, step.host)) return;
+        if (device_ && (step.host.aliases || step.host.reshapes) && viewedOnDevice(node, step.host)) return;
+        if (device_ && step.host.readsShapes) return bindOutputs(node, callHostUnread(step.host, node));
+        if (device_ && step.host.extracts) return extractedOnDevice(node, step.host);
         if (device_ && step.host.copies && p_.pureGraph_ && hostCopyOnDevice(node)) return;
         return bindOutputs(node, callHost(step.host, node));
       case A::Constant:
@@ -984,6 +1062,8 @@ class ProgramRun {
   int64_t inPlaceAssigns_ = 0;
   int64_t inPlaceAppends_ = 0;
   bool timeKernels_;
+  RunCapture* capture_;
+  CapturedOutputs captured_;
   int64_t kernelNs_ = 0;
   int64_t hostIterations_ = 0;
 };
@@ -997,6 +1077,15 @@ IValueList CompiledProgram::run(const IValueList& inputs, RunStats* stats) {
   if (setThreads_) omp_set_num_threads(threads_);
   // Outputs of earlier runs that the caller still holds cannot be reused.
   pool_.releaseEscaped();
+  if (graphs_) {
+    switch (graphs_->next(inputs)) {
+      case RunGraphs::Step::Replay: return replayed(inputs, stats);
+      case RunGraphs::Step::Capture:
+        if (std::optional<IValueList> out = captured(inputs, stats)) return std::move(*out);
+        break;
+      case RunGraphs::Step::Eager: break;
+    }
+  }
   int64_t reusesBefore = pool_.reuses();
   ProgramRun run(*this, stats && stats->timeKernels, writableArguments(inputs, writtenBack_));
   IValueList outputs = run.runBlock(graph_.top(), inputs);
@@ -1008,6 +1097,64 @@ IValueList CompiledProgram::run(const IValueList& inputs, RunStats* stats) {
     stats->inPlaceAppends = run.inPlaceAppends();
     stats->hostIterations = run.hostIterations();
     stats->kernelMs = run.kernelMs();
+  }
+  return outputs;
+}
+
+// The run recorded by the device, then replayed; nullopt when the capture
+// refused (the caller runs the program as usual). A user error or a run-time
+// failure during the capture refuses too: the usual run raises it where
+// the program says.
+std::optional<IValueList> CompiledProgram::captured(const IValueList& inputs, RunStats* stats) {
+  GpuDevice& device = gpuDevice();
+  RunCapture capture(inputs);
+  CapturedOutputs outputs;
+  int64_t kernels = 0;
+  std::unique_ptr<GpuGraph> graph;
+  auto abandon = [&] {
+    if (device.capturing()) device.endCapture();
+    graphs_->refuse();
+  };
+  device.beginCapture();
+  try {
+    {
+      ProgramRun run(*this, false, writableArguments(inputs, writtenBack_), &capture);
+      run.runBlock(graph_.top(), inputs);
+      outputs = std::move(run.captured());
+      kernels = run.kernelCalls();
+    }  // the run's buffers go back to the graph's memory
+    graph = device.endCapture();
+  } catch (const CaptureRefused&) {
+    abandon();
+    return std::nullopt;
+  } catch (const UserError&) {
+    abandon();
+    return std::nullopt;
+  } catch (const RuntimeFailure&) {
+    abandon();
+    return std::nullopt;
+  } catch (...) {
+    if (device.capturing()) device.endCapture();
+    throw;
+  }
+  if (!graph) {
+    graphs_->refuse();
+    return std::nullopt;
+  }
+  graphs_->store(std::move(graph), std::move(capture.uploads()), std::move(outputs), kernels);
+  return replayed(inputs, stats);
+}
+
+IValueList CompiledProgram::replayed(const IValueList& inputs, RunStats* stats) {
+  int64_t syncs = 0;
+  IValueList outputs = graphs_->replay(gpuDevice(), inputs, syncs);
+  if (stats) {
+    const bool timeKernels = stats->timeKernels;
+    *stats = RunStats();
+    stats->timeKernels = timeKernels;
+    stats->kernelCalls = 1;
+    stats->graphKernels = graphs_->kernels();
+    stats->hostSyncs = syncs;
   }
   return outputs;
 }

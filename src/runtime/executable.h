@@ -42,6 +42,9 @@ struct RunStats {
 
   int64_t kernelCalls = 0;    // kernel launches in the last run
   int64_t hostSyncs = 0;      // waits for the GPU in the last run
+  // The kernel launches inside the graph the last run launched (its one
+  // kernel call; runtime/run_graphs.h), 0 when it launched none.
+  int64_t graphKernels = 0;
   int64_t buffersReused = 0;  // kernel outputs placed on a pooled buffer in the last run
   int64_t inPlaceAssigns = 0; // Assign ops (immut.*_rev) that wrote into their dead base
   int64_t inPlaceAppends = 0; // list.append that grew its dead, unshared list where it lay

@@ -48,7 +48,10 @@ class Cublas final : public GpuBlas {
     if (!lib) return nullptr;
     auto* blas = new Cublas();  // never unloaded, like the driver
     bool ok = bindSymbol(lib, "cublasCreate_v2", blas->create_) && bindSymbol(lib, "cublasSetMathMode", blas->mathMode_) &&
-              bindSymbol(lib, "cublasSgemmStridedBatched", blas->gemm_);
+              bindSymbol(lib, "cublasSgemmStridedBatched", blas->gemm_) &&
+              bindSymbol(lib, "cublasSetStream_v2", blas->setStream_);
+    // Optional: an older cuBLAS keeps its own workspace.
+    if (ok) bindSymbol(lib, "cublasSetWorkspace_v2", blas->setWorkspace_);
     if (!ok || blas->create_(&blas->handle_) != 0 || blas->mathMode_(blas->handle_, 0) != 0) {
       delete blas;
       ::dlclose(lib);
@@ -70,10 +73,20 @@ class Cublas final : public GpuBlas {
     if (status != 0) throw RuntimeFailure("CUDA: cublasSgemmStridedBatched failed with status " + std::to_string(status));
   }
 
+  // cublasSetStream resets the workspace to cuBLAS's own pool, so the
+  // captured one is set after it.
+  void setStream(void* stream, CudaPointer workspace, size_t bytes) override {
+    int status = setStream_(handle_, stream);
+    if (status == 0 && stream && setWorkspace_) status = setWorkspace_(handle_, reinterpret_cast<void*>(workspace), bytes);
+    if (status != 0) throw RuntimeFailure("CUDA: setting cuBLAS's stream failed with status " + std::to_string(status));
+  }
+
  private:
   void* handle_ = nullptr;
   int (*create_)(void**) = nullptr;
   int (*mathMode_)(void*, int) = nullptr;
+  int (*setStream_)(void*, void*) = nullptr;
+  int (*setWorkspace_)(void*, void*, size_t) = nullptr;
   int (*gemm_)(void*, int, int, int, int, int, const float*, const float*, int, long long, const float*, int,
                long long, const float*, float*, int, long long, int) = nullptr;
 };

@@ -9,6 +9,7 @@
 // architecture); the math mode is CUBLAS_DEFAULT_MATH, so f32 products are
 // not rounded through TF32 (PyTorch's default, allow_tf32 = False).
 #pragma once
+#include <cstddef>
 #include <cstdint>
 
 #include "runtime/gpu_device.h"
@@ -25,6 +26,10 @@ class GpuBlas {
   virtual void sgemmStridedBatched(bool transA, bool transB, int64_t m, int64_t n, int64_t k, CudaPointer a,
                                    int64_t lda, int64_t strideA, CudaPointer b, int64_t ldb, int64_t strideB,
                                    CudaPointer c, int64_t ldc, int64_t strideC, int64_t batch) = 0;
+  // Where the calls go from now on: `stream` (a CUstream being captured,
+  // with `workspace` of `bytes` for cuBLAS's scratch), or null (the legacy
+  // stream, cuBLAS's own workspace).
+  virtual void setStream(void* stream, CudaPointer workspace, size_t bytes) {}
 };
 
 // The host routine with cuBLAS's contract, on the emulator's memory (host

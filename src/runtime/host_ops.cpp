@@ -37,6 +37,11 @@ HostOp findHostOp(const Node& node) {
   found.aliases = found.op && node.kind() != "immut.view";
   found.appends = node.kind() == "list.append";
   found.copies = isCopyKernelOp(node.kind()) && node.outputs().size() == 1;
+  found.reshapes = node.kind() == "immut.view";
+  found.readsShapes = node.is("list.len") || node.is("size") || node.is("dim") || node.is("numel") ||
+                      node.is("prim.dtype");
+  found.extracts = node.is("list.get") || node.is("prim.tuple_index") || node.is("prim.list_unpack") ||
+                   node.is("prim.tuple_unpack");
   if (!found.op) found.op = KernelRegistry::get().find(node.kind());
   return found;
 }

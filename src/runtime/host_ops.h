@@ -20,6 +20,9 @@ struct HostOp {
   bool aliases = false;        // a view of input 0 that reads no data (select, slice, transpose, ...)
   bool appends = false;        // list.append: reads neither the list's elements nor the new one's data
   bool copies = false;         // clone, contiguous, cat, stack: a copy kernel's op (runtime/copy_kernels.h)
+  bool reshapes = false;       // immut.view: a view of input 0, reading no data, when that is contiguous
+  bool readsShapes = false;    // reads no tensor's data, only lengths, sizes and dtypes (list.len, size, ...)
+  bool extracts = false;       // takes elements out of a list or tuple (list.get, ...), reading no data
 };
 HostOp findHostOp(const Node& node);
 

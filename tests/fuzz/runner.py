@@ -25,10 +25,12 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(
 import run_differential as diff  # noqa: E402
 
 # compiled-cuda runs the generated kernels through the CUDA path: on the
-# CUDA emulator unless STITCH_CUDA_EMULATOR is set otherwise (0: a GPU).
+# CUDA emulator unless STITCH_CUDA_EMULATOR is set otherwise (0: a GPU),
+# three runs, so the outputs compared are a graph replay's where the run
+# could be recorded (runtime/run_graphs.h).
 CONFIGS = [
     ("compiled-t2", ["--mode", "compiled", "--threads", "2"]),
-    ("compiled-cuda", ["--mode", "compiled", "--threads", "2", "--device", "cuda"]),
+    ("compiled-cuda", ["--mode", "compiled", "--threads", "2", "--device", "cuda", "--bench", "2"]),
     ("compiled-t1", ["--mode", "compiled", "--threads", "1"]),
     ("interp-simplified", ["--mode", "interp", "--stage", "simplified"]),
     ("interp-parsed", ["--mode", "interp"]),

@@ -101,6 +101,7 @@ std::string jsonReport(const RunOptions& o, const RunReport& r) {
   j.key("kernels").value(r.runs.kernelCalls);  // the interpreter launches none
   j.key("device").value(r.program.device);
   j.key("host_syncs").value(r.runs.hostSyncs);
+  j.key("graph_kernels").value(r.runs.graphKernels);
   j.key("time_ms").beginObject();
   j.key("median").value(r.runs.medianMs).key("min").value(r.runs.minMs);
   j.key("runs").value((int64_t)r.runs.timesMs.size());

@@ -12,17 +12,13 @@
 
 #include "../codegen/kernel_builder.h"
 #include "../common/random.h"
+#include "emulator_env.h"
 #include "codegen/c_renderer.h"
 #include "common/error.h"
 #include "runtime/cuda_kernels.h"
 
 namespace stitch {
 namespace {
-
-struct EmulatorEnv {
-  EmulatorEnv() { ::setenv("STITCH_CUDA_EMULATOR", "1", 1); }
-  ~EmulatorEnv() { ::unsetenv("STITCH_CUDA_EMULATOR"); }
-};
 
 constexpr int64_t kBlocks = 3, kWidth = 96;
 

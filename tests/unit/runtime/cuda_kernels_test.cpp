@@ -11,6 +11,7 @@
 #include "../codegen/column_kernel.h"
 #include "../common/random.h"
 #include "compiled_program.h"
+#include "emulator_env.h"
 #include "codegen/c_renderer.h"
 #include "codegen/nvrtc_compiler.h"
 #include "runtime/cuda_emulator.h"
@@ -22,18 +23,6 @@
 
 namespace stitch {
 namespace {
-
-// "f32[d0,d1,...]", an input's spec.
-std::string dims(const std::vector<int64_t>& d) {
-  std::string s = "f32[";
-  for (size_t i = 0; i < d.size(); ++i) s += (i ? "," : "") + std::to_string(d[i]);
-  return s + "]";
-}
-
-struct EmulatorEnv {
-  EmulatorEnv() { ::setenv("STITCH_CUDA_EMULATOR", "1", 1); }
-  ~EmulatorEnv() { ::unsetenv("STITCH_CUDA_EMULATOR"); }
-};
 
 TEST(CudaKernels, ColumnKernelRunsItsGridThenItsCombineOnTheEmulator) {
   EmulatorEnv emulate;
