@@ -6,7 +6,8 @@ to PyTorch on the same GPU and inputs.
     STITCH_CUDA_EMULATOR=1 python3 bench/gpu/run_gpu.py --stitch PATH --counts
 
 Per program: `stitch run --device cuda --bench` (checked first with --check
-against the interpreter), PyTorch eager on CUDA tensors, and with --compile
+against the interpreter, on a third run: where the run can be recorded as
+a CUDA graph, the replay's outputs), PyTorch eager on CUDA tensors, and with --compile
 torch.compile and torch.compile(mode="reduce-overhead"); medians of --reps
 runs after warm-up, each timed to the GPU's completion. The roof is the
 program's minimum bytes (bench/workloads/catalog.py) over the device's copy
@@ -14,9 +15,10 @@ bandwidth, measured in this run (a 1 GiB device-to-device copy, bytes read
 plus written). stitch's time includes moving the inputs to the device and
 the outputs back, and every host sync in between.
 
---counts runs each workload once through the CUDA path, checked, and prints
-its kernel launches and host syncs per run: on the CUDA emulator it needs no
-GPU (elementwise_large only with --only).
+--counts runs each workload three times through the CUDA path, checks the
+third run and prints its kernel launches (a graph replay is one, and the
+kernels in the graph are shown) and host syncs: on the CUDA emulator it
+needs no GPU (elementwise_large only with --only).
 """
 import argparse
 import importlib.util
@@ -107,7 +109,9 @@ def bench(args, name, gbps, tmp):
     inputs = inputs_of(name, args.seed)
     row = {"program": name}
     try:
-        checked = run_stitch(args, name, inputs, tmp, ["--check"])
+        # Three runs, the third a replay of the graph the second recorded
+        # where the run could be recorded: the outputs checked are its.
+        checked = run_stitch(args, name, inputs, tmp, ["--check", "--bench", "2"])
         row["check_ok"] = checked["check"]["ok"]
         row["max_abs_err"] = checked["check"]["max_abs_err"]
         timed = run_stitch(args, name, inputs, tmp, ["--bench", str(args.reps)])
@@ -136,10 +140,10 @@ def bench(args, name, gbps, tmp):
 def counts(args):
     with tempfile.TemporaryDirectory() as tmp:
         for name in args.only or sorted(set(PROGRAMS) - {"elementwise_large"}):
-            d = run_stitch(args, name, inputs_of(name, args.seed), tmp, ["--check"])
-            print("%-20s %4d launches %4d host syncs, check %s (%s)"
-                  % (name, d["kernels"], d["host_syncs"], "ok" if d["check"]["ok"] else "FAILED", d["device"]),
-                  flush=True)
+            d = run_stitch(args, name, inputs_of(name, args.seed), tmp, ["--check", "--bench", "2"])
+            print("%-20s %4d launches (%d in a graph) %4d host syncs, check %s (%s)"
+                  % (name, d["kernels"], d["graph_kernels"], d["host_syncs"],
+                     "ok" if d["check"]["ok"] else "FAILED", d["device"]), flush=True)
     return 0
 
 

@@ -50,6 +50,10 @@ struct CudaLaunch {
 // CUDA threads per block: of a launch with a thread per grid block, and
 // the most a shared loop gets.
 inline constexpr int kCudaThreadsPerBlock = 128;
+// The CUDA blocks a GPU runs at once, which the fusion's schedules are
+// ranked for on the CUDA target (as host cores are on the C target): four
+// blocks on each of the 132 SMs of an H100 or H200.
+inline constexpr int kCudaConcurrentBlocks = 4 * 132;
 CudaLaunch cudaLaunchOf(const KernelUOps& kernel);
 
 // The grid's block count when the kernel's whole work is its exported block

@@ -218,8 +218,11 @@ PipelineResult runPipeline(const SourceModule& module, const std::string& fn,
   // schedules. An imperative graph (refused by functionalization) keeps
   // every op in a group of its own, so kernels run where the op stood.
   bool pure = result.functionalFallback.empty();
+  // A grid block is a core's task on the host and a CUDA block on a GPU:
+  // the schedules are ranked for the parallel units of the target.
+  const int parallel = options.target == RenderTarget::Cuda ? kCudaConcurrentBlocks : options.threads;
   runCodePass(
-      "fuse", logger, [&] { result.fusion = fuseProgram(*result.graph, pure, options.threads); },
+      "fuse", logger, [&] { result.fusion = fuseProgram(*result.graph, pure, parallel); },
       [&] { return printFusionPlan(result.fusion); });
   if (options.last == Stage::Fused) return result;
 
