@@ -37,8 +37,11 @@ export STITCH_CACHE_DIR="${STITCH_CACHE_DIR:-$(mktemp -d)}"
 echo "== $(nvidia-smi -L 2>/dev/null | head -1); NVRTC ${STITCH_NVRTC:-from the dynamic loader}; cuBLAS ${STITCH_CUBLAS:-from the dynamic loader}; logs in $LOGS"
 "$STITCH" --version || { echo "no runnable $STITCH"; exit 1; }
 
-echo "== smoke: softmax on the GPU"
+echo "== smoke: softmax on the GPU, then an LSTM whose third run replays the CUDA graph its second recorded"
 "$STITCH" run examples/softmax.py --input x=f32[64,256] --device cuda --check --json || exit 1
+"$STITCH" run examples/lstm.py --input x=f32[8,4,32] --input w_ih=f32[2,128,32] --input w_hh=f32[2,128,32] \
+  --input b=f32[2,128] --input state_h=f32[2,4,32] --input state_c=f32[2,4,32] --device cuda --bench 2 --check --json \
+  || exit 1
 echo
 
 failed=0

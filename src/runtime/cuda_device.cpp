@@ -49,7 +49,7 @@ namespace {
 
 // CUstreamCaptureMode: CU_STREAM_CAPTURE_MODE_RELAXED.
 constexpr int kCaptureRelaxed = 2;
-// cuBLAS's workspace during captures (what PyTorch gives it on Hopper).
+// cuBLAS's workspace during captures.
 constexpr size_t kBlasWorkspaceBytes = size_t(32) << 20;
 
 // CUdevice_attribute values.
@@ -253,7 +253,10 @@ std::unique_ptr<GpuGraph> CudaDevice::finishCapture() {
   void* graph = nullptr;
   const int ended = api_->streamEndCapture(stream_, &graph);
   if (GpuBlas* b = blas()) b->setStream(nullptr, 0, 0);
-  if (ended != 0 || !graph) return nullptr;
+  if (ended != 0 || !graph) {
+    if (graph) api_->graphDestroy(graph);  // an invalidated capture's
+    return nullptr;
+  }
   void* exec = nullptr;
   if (api_->graphInstantiate(&exec, graph, 0) != 0 || !exec) {
     api_->graphDestroy(graph);
