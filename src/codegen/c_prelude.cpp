@@ -1,7 +1,9 @@
 #include "codegen/c_prelude.h"
 
 #include <algorithm>
+#include <cctype>
 
+#include "codegen/text_cat.h"
 #include "common/error.h"
 
 namespace stitch {
@@ -209,25 +211,8 @@ std::string CPrelude::use(PreludeFn fn, DType dtype) {
 std::string CPrelude::useLaneSum(DType dtype, int64_t lanes) {
   STITCH_ASSERT(isFloating(dtype) && (lanes == 16 || lanes == 64), "no lane sum of ", lanes, " ",
                 dtypeName(dtype), " lanes");
+  STITCH_ASSERT(target_ == RenderTarget::C, "lane sums in vector registers are the C target's");
   std::string name = std::string("stitch_lane_sum") + std::to_string(lanes) + "_" + dtypeSuffix(dtype);
-  if (target_ == RenderTarget::Cuda) {
-    // NVRTC has no vector extensions; a thread's registers hold the lanes.
-    const char* halving = R"(static inline $T $N(const $T* lanes) {
-  $T v[$W];
-#pragma unroll
-  for (int i = 0; i < $W; ++i) v[i] = lanes[i];
-#pragma unroll
-  for (int h = $W / 2; h >= 1; h /= 2)
-#pragma unroll
-    for (int i = 0; i < h; ++i) v[i] = v[i] + v[i + h];
-  return v[0];
-}
-)";
-    std::string code = substitute(halving, dtype, name);
-    for (size_t at; (at = code.find("$W")) != std::string::npos;) code.replace(at, 2, std::to_string(lanes));
-    add(name, code);
-    return name;
-  }
   // stitch_lane_fold16 folds a vector; the sums load their lanes into one
   // (64 lanes: h = 32 pairs quarters 0 + 2 and 1 + 3, h = 16 adds the two).
   const char* sum16 = R"(typedef $T stitch_v16_$S __attribute__((vector_size(16 * sizeof($T))));
@@ -256,6 +241,62 @@ static inline $T stitch_lane_sum16_$S(const $T* lanes) {
 )";
     add(name, substitute(sum64, dtype, ""));
   }
+  return name;
+}
+
+// On CUDA, the halvings of combineLanes with `combine` (an expression of
+// `lo`, lane l, and `hi`, lane l + h). A thread's own lanes fold in its
+// registers. A block's lanes in shared memory fold in the block: the
+// halvings down to a warp's 32 lanes through shared memory, a barrier
+// before each, then in every warp through shuffles (lane i takes lane
+// i + h: lanes below h combine exactly as the halvings do), and every
+// thread takes lane 0's value, the fold's. Every thread of the block must
+// call it, as every one of a warp must take part in a shuffle.
+std::string CPrelude::useGpuLaneFold(const std::string& op, DType dtype, int64_t lanes, const std::string& combine,
+                                     bool block) {
+  STITCH_ASSERT(target_ == RenderTarget::Cuda && lanes >= 1 && (lanes & (lanes - 1)) == 0, "no GPU fold of ", lanes,
+                " lanes");
+  std::string lower = op;
+  for (char& ch : lower) ch = (char)std::tolower((unsigned char)ch);
+  std::string name = cat("stitch_", block ? "block" : "thread", "_fold", std::to_string(lanes), "_", lower, "_",
+                         dtypeSuffix(dtype));
+  const char* thread = R"(static inline $T $N(const $T* lanes) {
+  $T v[$W];
+#pragma unroll
+  for (int i = 0; i < $W; ++i) v[i] = lanes[i];
+#pragma unroll
+  for (int h = $W / 2; h >= 1; h /= 2)
+#pragma unroll
+    for (int i = 0; i < h; ++i) {
+      const $T lo = v[i], hi = v[i + h];
+      v[i] = $C;
+    }
+  return v[0];
+}
+)";
+  const char* shared = R"(static inline $T $N($T* lanes) {
+  for (int h = $W / 2; h >= 32; h /= 2) {
+    __syncthreads();
+    for (int i = threadIdx.x; i < h; i += blockDim.x) {
+      const $T lo = lanes[i], hi = lanes[i + h];
+      lanes[i] = $C;
+    }
+  }
+  __syncthreads();
+  $T v = lanes[threadIdx.x % $V];
+  for (int h = $V / 2; h >= 1; h /= 2) {
+    const $T lo = v, hi = STITCH_SHFL_DOWN(v, h);
+    v = $C;
+  }
+  return STITCH_SHFL_IDX(v, 0);
+}
+)";
+  std::string code = substitute(block ? shared : thread, dtype, name);
+  const std::pair<const char*, std::string> subs[] = {
+      {"$W", std::to_string(lanes)}, {"$V", std::to_string(std::min<int64_t>(lanes, 32))}, {"$C", combine}};
+  for (const auto& [from, to] : subs)
+    for (size_t at; (at = code.find(from)) != std::string::npos;) code.replace(at, 2, to);
+  add(name, code);
   return name;
 }
 

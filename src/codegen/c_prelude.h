@@ -36,9 +36,16 @@ class CPrelude {
   // The C name of a float -> integer conversion helper.
   std::string useFloatToInt(DType from, DType to);
   // The C name of the helper summing an array of `lanes` floats (16 or 64)
-  // pairwise, halving (uops FOLD_LANES): in vector registers on C, in
-  // registers of the one thread on CUDA; the same additions in the same order.
+  // pairwise, halving (uops FOLD_LANES) in vector registers; the additions
+  // of the halving loops in their order. C target.
   std::string useLaneSum(DType dtype, int64_t lanes);
+  // CUDA: the helper folding an array of `lanes` (a power of two) pairwise,
+  // halving, each pair as `combine` (a C expression of `lo`, lane l, and
+  // `hi`, lane l + h; `op` names it): in the registers of one thread, or,
+  // `block`, by all threads of a block over lanes in shared memory (warp
+  // shuffles for the last halvings); the combines of the halving loops.
+  std::string useGpuLaneFold(const std::string& op, DType dtype, int64_t lanes, const std::string& combine,
+                             bool block);
   // The helpers in the order they were first used.
   std::string text() const;
 

@@ -10,8 +10,12 @@
 #include "codegen/parallel_blocks.h"
 #include "codegen/text_cat.h"
 #include "common/error.h"
+#include "uops/lane_reduce.h"
 
 namespace stitch {
+
+// A reduction's lanes on a GPU are the threads of a block's shared loop.
+static_assert(kThreadLanes == kCudaThreadsPerBlock);
 
 namespace {
 
@@ -394,6 +398,7 @@ class KernelWriter {
         // halvings, once per block) there is nothing to gain.
         if (threads_.shares(id)) {  // its iterations dealt out to the block's threads
           barrier();
+          ++sharedDepth_;
           open(id, UOpKind::Loop, cat("for (int64_t ", i, " = ", ref(u.src.at(0)), " + threadIdx.x; ", i, " < ",
                                       ref(u.src.at(1)), "; ", i, " += blockDim.x) {"));
           return;
@@ -423,16 +428,24 @@ class KernelWriter {
           return;
         }
         close(UOpKind::Loop);
-        if (threads_.shares(u.src.at(0))) barrier();
+        if (threads_.shares(u.src.at(0))) {
+          --sharedDepth_;
+          barrier();
+        }
         return;
       case UOpKind::If: open(id, UOpKind::If, cat("if (", ref(u.src.at(0)), ") {")); return;
       case UOpKind::EndIf: close(UOpKind::If); return;
       case UOpKind::Load:
         value(id, u, cat(ref(u.src.at(0)), "[", ref(u.src.at(1)), "]"));
         return;
-      case UOpKind::Store:
-        line(cat(ref(u.src.at(0)), "[", ref(u.src.at(1)), "] = ", ref(u.src.at(2)), ";"));
+      case UOpKind::Store: {
+        const std::string store = cat(ref(u.src.at(0)), "[", ref(u.src.at(1)), "] = ", ref(u.src.at(2)), ";");
+        // Outside the shared loops every thread holds the same value for
+        // the same slot: one stores it (codegen/cuda_threads.h).
+        const bool once = threads_.guardedStores && sharedDepth_ == 0 && at(u.src.at(0)).kind == UOpKind::DefineGlobal;
+        line(once ? cat("if (threadIdx.x == 0) ", store) : store);
         return;
+      }
       case UOpKind::Phi:
         STITCH_ASSERT(at(u.src.at(0)).kind == UOpKind::DefineAcc, "PHI of a non-accumulator");
         line(cat(ref(u.src.at(0)), " = ", ref(u.src.at(1)), ";"));
@@ -451,12 +464,25 @@ class KernelWriter {
       case UOpKind::Cast:
         value(id, u, renderCastExpr(at(u.src.at(0)).dtype, u.dtype, ref(u.src.at(0)), prelude_));
         return;
-      case UOpKind::FoldLanes:
-        STITCH_ASSERT(u.alu == AluOp::Add && at(u.src.at(0)).kind == UOpKind::DefineLocal &&
-                          at(u.src.at(0)).ival == u.ival,
-                      "kernel ", kernel_.name, ": FOLD_LANES ", aluOpName(u.alu), " of a ", uopKindName(at(u.src.at(0)).kind));
-        value(id, u, cat(prelude_.useLaneSum(u.dtype, u.ival), "(", ref(u.src.at(0)), ")"));
+      case UOpKind::FoldLanes: {
+        STITCH_ASSERT(at(u.src.at(0)).kind == UOpKind::DefineLocal && at(u.src.at(0)).ival == u.ival, "kernel ",
+                      kernel_.name, ": FOLD_LANES of a ", uopKindName(at(u.src.at(0)).kind));
+        if (target_ == RenderTarget::C) {
+          STITCH_ASSERT(u.alu == AluOp::Add, "kernel ", kernel_.name, ": FOLD_LANES ", aluOpName(u.alu), " on C");
+          value(id, u, cat(prelude_.useLaneSum(u.dtype, u.ival), "(", ref(u.src.at(0)), ")"));
+          return;
+        }
+        // The combine of lane_reduce.h's halvings: max and min take the new
+        // value (the upper lane) first.
+        const bool newFirst = u.alu == AluOp::Max || u.alu == AluOp::Min;
+        const std::vector<std::string> operands =
+            newFirst ? std::vector<std::string>{"hi", "lo"} : std::vector<std::string>{"lo", "hi"};
+        const std::string combine = renderAluExpr(u.alu, u.dtype, operands, prelude_);
+        const bool block = threads_.sharedLocal(u.src.at(0));
+        value(id, u, cat(prelude_.useGpuLaneFold(aluOpName(u.alu), u.dtype, u.ival, combine, block), "(",
+                         ref(u.src.at(0)), ")"));
         return;
+      }
     }
     STITCH_ASSERT(false, "unknown uop kind");
   }
@@ -473,6 +499,7 @@ class KernelWriter {
   int64_t gridCount_ = 0;          // its extent
   std::string gridIndex_;          // CUDA: its index, while the grid is open
   CudaThreadPlan threads_;         // CUDA: the loops the threads of a block share
+  int sharedDepth_ = 0;            // CUDA: shared loops open
   int64_t arenaBytes_ = 0;         // scratch arena the kernel's large buffers need
   int64_t globals_ = 0;            // buffer slots the caller passes
   std::vector<int64_t> shared_;    // bytes of each scratch shared by the blocks
@@ -526,6 +553,8 @@ typedef unsigned long long uint64_t;
 #define STITCH_KERNEL extern "C" __global__
 #define STITCH_SHARED(T, name, n, id) __shared__ T name[n]
 #define STITCH_SHFL_XOR(v, m) __shfl_xor_sync(0xffffffffu, (v), (m))
+#define STITCH_SHFL_DOWN(v, m) __shfl_down_sync(0xffffffffu, (v), (m))
+#define STITCH_SHFL_IDX(v, l) __shfl_sync(0xffffffffu, (v), (l))
 #else
 #include <math.h>
 #include <stdint.h>
@@ -552,19 +581,26 @@ void stitch_emulate_set_hooks(void (*barrier)(void), void* (*shared)(int64_t, in
 }
 #define __syncthreads() stitch_emulate_barrier()
 #define STITCH_SHARED(T, name, n, id) T* const name = (T*)stitch_emulate_shared(id, (int64_t)sizeof(T) * (n))
-/* A warp shuffle (butterfly: lane ^ m) through a block-wide exchange
+/* A warp shuffle: thread `from`'s value through a block-wide exchange
  * buffer between two barriers, so every thread of the block must take
  * part, as every lane of a warp must in CUDA with a full mask. */
-static inline float stitch_emulate_shfl_xor(float v, unsigned m) {
-  const unsigned self = threadIdx.x;
-  float* const x = (float*)stitch_emulate_shared(-1, (int64_t)sizeof(float) * blockDim.x);
-  x[self] = v;
+static inline void stitch_emulate_exchange(void* v, int64_t bytes, unsigned from) {
+  unsigned char* const x = (unsigned char*)stitch_emulate_shared(-bytes, bytes * (int64_t)blockDim.x);
+  memcpy(x + bytes * threadIdx.x, v, (size_t)bytes);
   stitch_emulate_barrier();
-  const float r = x[self ^ m];
+  memcpy(v, x + bytes * from, (size_t)bytes);
   stitch_emulate_barrier();
-  return r;
 }
-#define STITCH_SHFL_XOR(v, m) stitch_emulate_shfl_xor((v), (m))
+#define STITCH_EMULATE_SHFL(v, from) \
+  ({ __typeof__(v) stitch_shfl_v = (v); \
+     stitch_emulate_exchange(&stitch_shfl_v, (int64_t)sizeof stitch_shfl_v, (from)); \
+     stitch_shfl_v; })
+/* Butterfly (lane ^ m); down (lane + m, the lane's own value past the
+ * warp's end); lane l of the warp. */
+#define STITCH_SHFL_XOR(v, m) STITCH_EMULATE_SHFL(v, threadIdx.x ^ (m))
+#define STITCH_SHFL_DOWN(v, m) \
+  STITCH_EMULATE_SHFL(v, threadIdx.x % 32 + (m) < 32 ? threadIdx.x + (m) : threadIdx.x)
+#define STITCH_SHFL_IDX(v, l) STITCH_EMULATE_SHFL(v, threadIdx.x / 32 * 32 + (l))
 #endif
 typedef union { int64_t i; double f; } stitch_scalar;
 )";

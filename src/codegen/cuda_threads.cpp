@@ -60,10 +60,13 @@ class ThreadPlanner {
     // arena buffer is one slice per block, in global memory: shared too.
     for (int local : locals_)
       if (touchedBySharedLoop(local) || arena(local)) plan_.sharedLocals.push_back(local);
-    // Every thread would store into the one slot: only a thread's own
-    // buffer may be written outside the shared loops.
-    for (int buffer : redundantStores_)
-      if (isGlobal(buffer) || plan_.sharedLocal(buffer)) return {};
+    // Every thread would store into the one slot: outside the shared loops
+    // only a thread's own buffer may be written, or (by thread 0) a global
+    // one that nothing in the kernel reads back.
+    for (int buffer : redundantStores_) {
+      if (plan_.sharedLocal(buffer) || (isGlobal(buffer) && readsWrittenGlobal_)) return {};
+      plan_.guardedStores |= isGlobal(buffer);
+    }
     // Static shared memory is 48 KiB a block on every architecture.
     int64_t sharedBytes = 0;
     for (int local : plan_.sharedLocals)
@@ -71,7 +74,8 @@ class ThreadPlanner {
     if (sharedBytes > 48 * 1024) return {};
     // One shared loop and nothing that passes values between threads: no
     // thread reads what another wrote, so no barrier.
-    plan_.barriers = plan_.sharedLoops.size() > 1 || !plan_.sharedLocals.empty() || readsWrittenGlobal_;
+    plan_.barriers =
+        plan_.sharedLoops.size() > 1 || !plan_.sharedLocals.empty() || readsWrittenGlobal_ || plan_.guardedStores;
     int64_t threads = 32;
     for (int loop : plan_.sharedLoops)
       threads = std::max<int64_t>(threads, trips(loop) >= maxThreads_ ? maxThreads_ : (trips(loop) + 31) / 32 * 32);
@@ -122,7 +126,7 @@ class ThreadPlanner {
       // A store in every thread into memory they share undoes the plan.
       for (size_t k = stores; k < redundantStores_.size(); ++k) {
         const int buffer = redundantStores_[k];
-        storesShared |= isGlobal(buffer) || arena(buffer) || touchedBySharedLoop(buffer);
+        storesShared |= (isGlobal(buffer) && readsWrittenGlobal_) || arena(buffer) || touchedBySharedLoop(buffer);
       }
       if (wider && !storesShared) return true;
     }

@@ -8,9 +8,10 @@
 // loop is the same in all threads. Block-local buffers that the shared
 // loops write and other code reads live in `__shared__` memory, and a
 // barrier (`__syncthreads()`) stands before and after each shared loop:
-// a lane-parallel reduction (a buffer of lanes filled, then folded in
-// halves) becomes a shared-memory tree reduction, in the fold order the C
-// kernels use, so the result does not depend on timing.
+// a lane-parallel reduction (a buffer of lanes, one per thread, filled,
+// then folded in halves by the whole block: shared memory, then warp
+// shuffles) keeps its fixed fold order, so the result does not depend on
+// timing.
 //
 // Independent means: inside the loop no accumulator from outside it, no
 // read of a global buffer the kernel writes, every global store's index
@@ -23,10 +24,13 @@
 // iterations is taken: consecutive threads then touch consecutive elements
 // along the contiguous dimension (coalesced).
 //
-// Code that runs in every thread stores only into the thread's own buffers
-// (else all threads would write one slot); a kernel with such a store, with
-// code after its grid, or with scratch shared by its blocks keeps one
-// thread per grid block.
+// Code that runs in every thread stores into the thread's own buffers, or
+// into a global buffer the kernel never reads (a row's reduction stored
+// once per row): every thread holds the same value for the same slot, and
+// thread 0 alone stores it (`guardedStores`; barriers around the shared
+// loops then order it with their stores). A kernel with another such
+// store, with code after its grid, or with scratch shared by its blocks
+// keeps one thread per grid block.
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -39,6 +43,7 @@ struct CudaThreadPlan {
   std::vector<int> sharedLoops;   // LOOP uops dealt out to the block's threads; empty: a thread per grid block
   std::vector<int> sharedLocals;  // DEFINE_LOCALs in __shared__ memory
   bool barriers = false;          // __syncthreads() around the shared loops
+  bool guardedStores = false;     // global stores outside the shared loops, by thread 0
   int threads = 1;                // threads per CUDA block when sharedLoops is not empty
 
   bool shares(int loop) const;

@@ -233,9 +233,11 @@ PipelineResult runPipeline(const SourceModule& module, const std::string& fn,
       [&] { return printKernelGraph(code.kernels); });
   if (options.last == Stage::UGraph) return result;
 
-  // Stage uops: each graph-defined kernel's loop nest as linear uops.
+  // Stage uops: each graph-defined kernel's loop nest as linear uops; on
+  // a GPU a reduction's lanes are a block's threads.
+  code.linearizing.threadLanes = options.target == RenderTarget::Cuda;
   runCodePass(
-      "linearize", logger, [&] { code.uops = linearizeKernels(code.kernels); },
+      "linearize", logger, [&] { code.uops = linearizeKernels(code.kernels, code.linearizing); },
       [&] { return printKernelUOps(code.uops); });
   if (options.last == Stage::UOps) return result;
 

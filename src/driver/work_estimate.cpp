@@ -18,7 +18,7 @@ int64_t elements(const Value* v) {
 
 // The node as a kernel of its own, one per shape of its tensor outputs (a
 // kernel's outputs share one shape); the most work of them.
-int64_t aloneWork(const Node* n) {
+int64_t aloneWork(const Node* n, const LinearizeOptions& options) {
   std::vector<std::vector<const Value*>> byShape;
   for (const Value* out : n->outputs()) {
     if (!out->type()->isTensor()) continue;
@@ -36,7 +36,7 @@ int64_t aloneWork(const Node* n) {
     alone.nodes = {n};
     alone.outputs = outputs;
     buildBlockGraph(alone);
-    most = std::max(most, uopWork(linearize(alone).uops));
+    most = std::max(most, uopWork(linearize(alone, options).uops));
   }
   return most;
 }
@@ -52,7 +52,7 @@ std::vector<KernelWorkEstimate> estimateWork(const CodePlan& code) {
     e.kind = kernelKindName(k.kind);
     if (k.kind == KernelKind::GraphDefined) {
       e.work = uopWork(code.uops.at(graphDefined++).uops);
-      for (const Node* n : k.nodes) e.opWork += aloneWork(n);
+      for (const Node* n : k.nodes) e.opWork += aloneWork(n, code.linearizing);
     } else {
       for (const Value* v : k.outputs) e.work += elements(v);
       e.opWork = e.work;

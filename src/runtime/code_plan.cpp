@@ -27,10 +27,10 @@ FusionPlan fuseProgram(const Graph& graph, bool pureGraph, int threads) {
   return fuseGraph(graph, options);
 }
 
-std::vector<KernelUOps> linearizeKernels(const KernelGraph& kernels) {
+std::vector<KernelUOps> linearizeKernels(const KernelGraph& kernels, const LinearizeOptions& options) {
   std::vector<KernelUOps> uops;
   for (const Kernel& k : kernels.kernels)
-    if (k.kind == KernelKind::GraphDefined) uops.push_back(linearize(k));
+    if (k.kind == KernelKind::GraphDefined) uops.push_back(linearize(k, options));
   return uops;
 }
 

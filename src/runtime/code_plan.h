@@ -9,6 +9,7 @@
 #include "ir/graph.h"
 #include "fusion/fusion_plan.h"
 #include "ugraph/kernel_graph.h"
+#include "uops/linearizer.h"
 #include "uops/uop.h"
 
 namespace stitch {
@@ -16,7 +17,8 @@ namespace stitch {
 struct CodePlan {
   KernelGraph kernels;
   std::vector<KernelUOps> uops;  // one per GraphDefined kernel, in kernel order
-  std::string source;            // the C translation unit
+  LinearizeOptions linearizing;  // what the uops were linearized with
+  std::string source;            // the C (or CUDA) translation unit
 };
 
 // pureGraph = false for an imperative graph (functionalization refused it):
@@ -27,7 +29,7 @@ KernelGraph planProgramKernels(const Graph& graph, bool pureGraph, const FusionP
 // its own), with schedules tuned for `threads` (0: every core).
 FusionPlan fuseProgram(const Graph& graph, bool pureGraph, int threads = 0);
 // The uops of every GraphDefined kernel, in kernel order.
-std::vector<KernelUOps> linearizeKernels(const KernelGraph& kernels);
+std::vector<KernelUOps> linearizeKernels(const KernelGraph& kernels, const LinearizeOptions& options = {});
 // "kernel NAME" and its uops, per kernel (`stitch dump --stage uops`).
 std::string printKernelUOps(const std::vector<KernelUOps>& uops);
 

@@ -16,6 +16,12 @@ bool laneSplits(ReduceOp op, int64_t extent) {
 
 int64_t reduceLanes(int64_t extent) { return extent >= kWideLaneExtent ? kWideReduceLanes : kReduceLanes; }
 
+int64_t threadReduceLanes(int64_t extent) {
+  int64_t width = kThreadLanes;
+  while (width > 1 && width > extent / 2) width /= 2;
+  return width;
+}
+
 namespace {
 
 int loop(UOpGraph& g, int64_t extent) {
@@ -30,6 +36,7 @@ int defineLanes(UOpGraph& g, DType acc, int init, int64_t width) {
   UOp local = makeUOp(UOpKind::DefineLocal, acc);
   local.ival = width;
   int lanes = g.add(local, false);
+  if (init < 0) return lanes;
   int l = loop(g, width);
   g.add(makeUOp(UOpKind::Store, acc, {lanes, l, init}), false);
   endLoop(g, l);
@@ -55,11 +62,19 @@ int combineLanes(UOpGraph& g, DType acc, int lanes, int64_t width,
   return g.add(makeUOp(UOpKind::Load, acc, {lanes, g.constInt(0)}), false);
 }
 
-bool foldsInRegisters(ReduceOp op, DType acc) { return op == ReduceOp::Sum && isFloating(acc); }
+bool foldsInRegisters(ReduceOp op, DType acc, bool threadLanes) {
+  if (threadLanes) return acc == DType::f32 || acc == DType::f64 || acc == DType::i32 || acc == DType::i64;
+  return op == ReduceOp::Sum && isFloating(acc);
+}
 
-int foldLanes(UOpGraph& g, DType acc, int lanes, int64_t width) {
+int foldLanes(UOpGraph& g, ReduceOp op, DType acc, int lanes, int64_t width) {
   UOp fold = makeUOp(UOpKind::FoldLanes, acc, {lanes});
-  fold.alu = AluOp::Add;
+  switch (op) {
+    case ReduceOp::Sum: fold.alu = AluOp::Add; break;
+    case ReduceOp::Prod: fold.alu = AluOp::Mul; break;
+    case ReduceOp::Max: fold.alu = AluOp::Max; break;
+    case ReduceOp::Min: fold.alu = AluOp::Min; break;
+  }
   fold.ival = width;
   return g.add(fold, false);
 }

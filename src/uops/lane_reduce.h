@@ -42,6 +42,20 @@ int64_t reduceLanes(int64_t extent);
 // combine would cost more than the chain.
 constexpr int64_t kMinLaneSplitExtent = 64;
 
+// On a GPU the lanes are the threads of a block (linearizer.h,
+// LinearizeOptions::threadLanes): W = kThreadLanes, the most threads a
+// block's shared loop gets (codegen/c_renderer.h), or for a shorter
+// extent the largest power of two up to half of it, so each lane folds at
+// least two terms and the lanes' fold costs less than the terms. Each
+// lane folds its terms in a loop of its own (lane loop outside, terms
+// inside: one thread, one register chain, no barrier between terms), in
+// the same order as the vector form, and the lanes fold in halves as
+// there (warp shuffles for the last five halvings, codegen/c_renderer.cpp).
+// Without outer reduce loops the lanes start from their first term (no
+// pass setting them to the identity).
+constexpr int64_t kThreadLanes = 128;
+int64_t threadReduceLanes(int64_t extent);
+
 // Whether a reduction `op` whose innermost reduce loop has `extent`
 // iterations is lane-split: every sum, product, max and min (integer
 // arithmetic wraps, so its order does not matter; max / min are exact, NaN
@@ -49,7 +63,7 @@ constexpr int64_t kMinLaneSplitExtent = 64;
 bool laneSplits(ReduceOp op, int64_t extent);
 
 // Emits `DEFINE_LOCAL acc[width]` and a loop setting every lane to
-// `init`; returns the DEFINE_LOCAL.
+// `init` (none when init < 0); returns the DEFINE_LOCAL.
 int defineLanes(UOpGraph& g, DType acc, int init, int64_t width);
 
 // lanes[lane] = combine(lanes[lane], value), combine(prev, value) giving
@@ -65,9 +79,11 @@ void accumulateLane(UOpGraph& g, DType acc, int lanes, int lane, int value,
 int combineLanes(UOpGraph& g, DType acc, int lanes, int64_t width,
                  const std::function<int(int prev, int value)>& combine);
 
-// The same fold for a float sum as one FOLD_LANES uop (rendered as a
-// vector-register helper); returns it. Whether `op` on `acc` has one:
-bool foldsInRegisters(ReduceOp op, DType acc);
-int foldLanes(UOpGraph& g, DType acc, int lanes, int64_t width);
+// The same fold as one FOLD_LANES uop; returns it. On the C target a
+// float sum's (a vector-register helper); with lanes on threads every
+// reduction's whose dtype a warp shuffle carries (f32, f64, i32, i64).
+// Whether `op` on `acc` has one:
+bool foldsInRegisters(ReduceOp op, DType acc, bool threadLanes = false);
+int foldLanes(UOpGraph& g, ReduceOp op, DType acc, int lanes, int64_t width);
 
 }  // namespace stitch

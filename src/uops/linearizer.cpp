@@ -756,10 +756,10 @@ bool divisionInInnermostLoop(const UOpGraph& g) {
   return false;
 }
 
-KernelUOps linearizeWith(const Kernel& kernel, bool mayUnroll, bool* unrolled) {
+KernelUOps linearizeWith(const Kernel& kernel, bool mayUnroll, const LinearizeOptions& options, bool* unrolled) {
   KernelUOps out;
   out.name = kernel.name;
-  Linearizer lin(kernel, out, mayUnroll);
+  Linearizer lin(kernel, out, mayUnroll, options);
   lin.run();
   *unrolled = lin.unrolled();
   out.uops = withoutDeadUOps(out.uops);
@@ -768,15 +768,15 @@ KernelUOps linearizeWith(const Kernel& kernel, bool mayUnroll, bool* unrolled) {
 
 }  // namespace
 
-KernelUOps linearize(const Kernel& kernel) {
+KernelUOps linearize(const Kernel& kernel, const LinearizeOptions& options) {
   STITCH_ASSERT(kernel.kind == KernelKind::GraphDefined, "linearize: kernel ", kernel.name,
                 " is not graph-defined");
   bool unrolled = false;
-  KernelUOps out = linearizeWith(kernel, true, &unrolled);
+  KernelUOps out = linearizeWith(kernel, true, options, &unrolled);
   // Unrolling a short inner loop pays only when the loop around it stays
   // free of index division (a broadcast operand split across a merged loop
   // would need one per element); then the plain nest is better.
-  if (unrolled && divisionInInnermostLoop(out.uops)) out = linearizeWith(kernel, false, &unrolled);
+  if (unrolled && divisionInInnermostLoop(out.uops)) out = linearizeWith(kernel, false, options, &unrolled);
   return out;
 }
 

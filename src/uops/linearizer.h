@@ -14,7 +14,8 @@
 // outermost), the body, ALU(acc, value), PHI, ENDLOOPs; its value is the PHI.
 // A long one whose result does not depend on the order up to rounding
 // (lane_reduce.h) accumulates in 16 lanes of a DEFINE_LOCAL instead, so the
-// C compiler vectorizes it, and combines the lanes in a fixed order.
+// C compiler vectorizes it (on a GPU: a block's threads), and combines the
+// lanes in a fixed order.
 // A Fill (block-local buffer, local_buffers.h) is a loop nest that stores a
 // tile before its first reader. A Column kernel folds each block's part of
 // the reduction into shared partials, then, after the grid, combines them in
@@ -39,8 +40,15 @@
 
 namespace stitch {
 
+struct LinearizeOptions {
+  // Lane-split reductions take their lanes from a GPU block's threads
+  // (lane_reduce.h, threadReduceLanes) instead of the host's vector lanes:
+  // the CUDA target.
+  bool threadLanes = false;
+};
+
 // kernel.kind must be KernelKind::GraphDefined.
-KernelUOps linearize(const Kernel& kernel);
+KernelUOps linearize(const Kernel& kernel, const LinearizeOptions& options = {});
 
 // A copy of `g` without the uops that nothing with an effect depends on
 // (definitions, control flow and stores are kept).

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "ugraph/kernel_graph.h"
+#include "uops/linearizer.h"
 #include "uops/uop.h"
 
 namespace stitch::linearizer_detail {
@@ -21,9 +22,9 @@ UOp reduceInit(ReduceOp op, DType dtype);
 
 class Linearizer {
  public:
-  Linearizer(const Kernel& kernel, KernelUOps& out, bool mayUnroll)
+  Linearizer(const Kernel& kernel, KernelUOps& out, bool mayUnroll, const LinearizeOptions& options)
       : kernel_(kernel), block_(kernel.block), tg_(kernel.block.thread), out_(out), g_(out.uops),
-        mayUnroll_(mayUnroll) {}
+        mayUnroll_(mayUnroll), options_(options) {}
 
   bool unrolled() const { return unrolled_; }
 
@@ -79,6 +80,7 @@ class Linearizer {
   KernelUOps& out_;
   UOpGraph& g_;
   bool mayUnroll_ = true;
+  LinearizeOptions options_;
   bool unrolled_ = false;
 
   std::vector<int> buffers_, params_;

@@ -67,8 +67,12 @@ void Linearizer::emitReduce(int i) {
     for (int k = 0; k <= body && lanes; ++k)
       lanes = !(needed_[k] && value_[k] < 0 && tg_.node(k).op == TOp::Reduce && dependsOn(k, last));
   }
-  const int64_t width = lanes ? reduceLanes(tg_.reduceExtent(n.reduceVars.back())) : 1;
-  int laneArray = lanes ? defineLanes(g_, acc, init, width) : -1;
+  const int64_t width = !lanes ? 1
+                       : options_.threadLanes ? threadReduceLanes(tg_.reduceExtent(n.reduceVars.back()))
+                                              : reduceLanes(tg_.reduceExtent(n.reduceVars.back()));
+  // Lanes on threads with nothing to add to start from their first term.
+  const bool firstTerms = lanes && options_.threadLanes && n.reduceVars.size() == 1;
+  int laneArray = lanes ? defineLanes(g_, acc, firstTerms ? -1 : init, width) : -1;
   int accUOp = -1;
   if (!n.reduceVars.empty() && !lanes) accUOp = g_.add(makeUOp(UOpKind::DefineAcc, acc, {init}), false);
   std::vector<int> loops;
@@ -101,45 +105,71 @@ void Linearizer::emitReduce(int i) {
       for (int k = 0; k <= body; ++k)
         if (dependsOn(k, last) && tg_.node(k).op != TOp::ReduceVar) value_[k] = -1;
     };
-    // Each trip of the lane loop folds `unroll` consecutive terms of every
-    // lane: one load and one store of the lane array (which stays in
-    // memory) per `unroll` combines, so its store-to-load latency no longer
-    // sits between every two terms of a lane. The same terms in the same
-    // order per lane: the same result. An outer loop of at most 4 trips
-    // becomes one trip folding all of them (a 64-long dot product: one
-    // load and store of the lanes per output; clang still vectorizes the
-    // lane loop, LaneReduceKernels.ShortDotIsOneVectorizedLaneTrip).
-    const int64_t outer = extent / width;
-    const int64_t unroll = outer <= 4 ? outer : outer % 4 == 0 ? 4 : outer % 2 == 0 ? 2 : 1;
-    int o = loopUOp(c(0), c(outer / unroll));
-    int lane = loopUOp(c(0), c(width));
-    // Not cachable: the lane changes between loads.
-    int folded = g_.add(makeUOp(UOpKind::Load, acc, {laneArray, lane}), false);
-    const int start = g_.alu(AluOp::Mul, DType::i64, {o, c(unroll * width)});
-    // Where the combine is exact whatever the order (max, min, integer
-    // sums and products) the trip's terms combine pairwise first and the
-    // lane's running value once: one dependent step per trip instead of
-    // `unroll` (a softmax's max pass waited on that chain).
-    const bool anyOrder = n.reduce == ReduceOp::Max || n.reduce == ReduceOp::Min || !isFloating(acc);
-    std::vector<int> terms;
-    for (int64_t u = 0; u < unroll; ++u) {
-      bind(last, g_.alu(AluOp::Add, DType::i64, {g_.alu(AluOp::Add, DType::i64, {start, c(u * width)}), lane}));
-      emitBodyNodes(body, last);
-      if (anyOrder) terms.push_back(bodyValue());
-      else folded = combineWith(folded, bodyValue());
+    if (options_.threadLanes) {
+      // Lanes on threads: the lane loop outside (the block's threads share
+      // it), each lane's terms inside, folded in a register in the order
+      // the vector form folds them. Outer reduce loops add to the lanes.
+      const int64_t outer = extent / width;
+      int lane = loopUOp(c(0), c(width));
+      auto term = [&](int o) {
+        bind(last, g_.alu(AluOp::Add, DType::i64, {g_.alu(AluOp::Mul, DType::i64, {o, c(width)}), lane}));
+        emitBodyNodes(body, last);
+        const int v = bodyValue();
+        forget();
+        return v;
+      };
+      // The first term combined with the identity, as the vector form's
+      // first step combines it (a product term: one fused multiply-add).
+      int prev = firstTerms ? combineWith(init, term(c(0)))
+                            : g_.add(makeUOp(UOpKind::Load, acc, {laneArray, lane}), false);
+      int laneAcc = g_.add(makeUOp(UOpKind::DefineAcc, acc, {prev}), false);
+      int o = loopUOp(c(firstTerms ? 1 : 0), c(outer));
+      int next = combineWith(laneAcc, term(o));
+      int folded = g_.add(makeUOp(UOpKind::Phi, acc, {laneAcc, next, o}), false);
+      endLoop(o);
+      g_.add(makeUOp(UOpKind::Store, acc, {laneArray, lane, folded}), false);
+      endLoop(lane);
+    } else {
+      // Each trip of the lane loop folds `unroll` consecutive terms of every
+      // lane: one load and one store of the lane array (which stays in
+      // memory) per `unroll` combines, so its store-to-load latency no longer
+      // sits between every two terms of a lane. The same terms in the same
+      // order per lane: the same result. An outer loop of at most 4 trips
+      // becomes one trip folding all of them (a 64-long dot product: one
+      // load and store of the lanes per output; clang still vectorizes the
+      // lane loop, LaneReduceKernels.ShortDotIsOneVectorizedLaneTrip).
+      const int64_t outer = extent / width;
+      const int64_t unroll = outer <= 4 ? outer : outer % 4 == 0 ? 4 : outer % 2 == 0 ? 2 : 1;
+      int o = loopUOp(c(0), c(outer / unroll));
+      int lane = loopUOp(c(0), c(width));
+      // Not cachable: the lane changes between loads.
+      int folded = g_.add(makeUOp(UOpKind::Load, acc, {laneArray, lane}), false);
+      const int start = g_.alu(AluOp::Mul, DType::i64, {o, c(unroll * width)});
+      // Where the combine is exact whatever the order (max, min, integer
+      // sums and products) the trip's terms combine pairwise first and the
+      // lane's running value once: one dependent step per trip instead of
+      // `unroll` (a softmax's max pass waited on that chain).
+      const bool anyOrder = n.reduce == ReduceOp::Max || n.reduce == ReduceOp::Min || !isFloating(acc);
+      std::vector<int> terms;
+      for (int64_t u = 0; u < unroll; ++u) {
+        bind(last, g_.alu(AluOp::Add, DType::i64, {g_.alu(AluOp::Add, DType::i64, {start, c(u * width)}), lane}));
+        emitBodyNodes(body, last);
+        if (anyOrder) terms.push_back(bodyValue());
+        else folded = combineWith(folded, bodyValue());
+        forget();
+      }
+      while (terms.size() > 1) {
+        std::vector<int> pairs;
+        for (size_t t = 0; t + 1 < terms.size(); t += 2) pairs.push_back(combineWith(terms[t], terms[t + 1]));
+        if (terms.size() % 2) pairs.push_back(terms.back());
+        terms = std::move(pairs);
+      }
+      if (!terms.empty()) folded = combineWith(folded, terms[0]);
+      g_.add(makeUOp(UOpKind::Store, acc, {laneArray, lane, folded}), false);
+      endLoop(lane);
+      endLoop(o);
       forget();
     }
-    while (terms.size() > 1) {
-      std::vector<int> pairs;
-      for (size_t t = 0; t + 1 < terms.size(); t += 2) pairs.push_back(combineWith(terms[t], terms[t + 1]));
-      if (terms.size() % 2) pairs.push_back(terms.back());
-      terms = std::move(pairs);
-    }
-    if (!terms.empty()) folded = combineWith(folded, terms[0]);
-    g_.add(makeUOp(UOpKind::Store, acc, {laneArray, lane, folded}), false);
-    endLoop(lane);
-    endLoop(o);
-    forget();
     if (full < extent) {
       int t = loopUOp(c(0), c(extent - full));
       bind(last, g_.alu(AluOp::Add, DType::i64, {c(full), t}));
@@ -150,8 +180,9 @@ void Linearizer::emitReduce(int i) {
     }
     for (auto it = loops.rbegin(); it != loops.rend(); ++it) endLoop(*it);
     for (int r : n.reduceVars) bound_[r] = 0;
-    value_[i] = foldsInRegisters(n.reduce, acc) ? foldLanes(g_, acc, laneArray, width)
-                                                : combineLanes(g_, acc, laneArray, width, combineWith);
+    value_[i] = foldsInRegisters(n.reduce, acc, options_.threadLanes)
+                    ? foldLanes(g_, n.reduce, acc, laneArray, width)
+                    : combineLanes(g_, acc, laneArray, width, combineWith);
     return;
   }
   int v = bodyValue();

@@ -51,9 +51,11 @@ enum class UOpKind : uint8_t {
   If,            // opens a guarded region when src[0] (bool) holds
   EndIf,         // closes src[0] (an IF)
   FoldLanes,     // src[0] (a DEFINE_LOCAL of ival lanes, a power of two) folded pairwise, halving: lane l
-                 // and lane l + h combined by alu (ADD; floating dtypes) for h = ival/2, .., 1; the value
-                 // is lane 0's. The C renderer folds in vector registers (the loops of lane_reduce.h's
-                 // combineLanes would take the array through memory at every step)
+                 // and lane l + h combined by alu for h = ival/2, .., 1 (ADD, MUL: alu(lane l, lane l + h);
+                 // MAX, MIN: alu(lane l + h, lane l), the combine of lane_reduce.h); the value is lane 0's.
+                 // The C renderer folds float ADDs in vector registers (the loops of lane_reduce.h's
+                 // combineLanes would take the array through memory at every step); CUDA any of the
+                 // four, in a thread's registers or across a block (warp shuffles)
 };
 
 struct UOp {

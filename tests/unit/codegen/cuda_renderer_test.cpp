@@ -137,7 +137,7 @@ TEST(CudaRenderer, LargeBlockLocalBuffersAreArenaSlices) {
   expectCompiles(source);
 }
 
-// A lane sum folds in one thread's registers, in the order of the C one.
+// A thread's own lane sum folds in its registers, in the order of the C one.
 TEST(CudaRenderer, LaneSumsFoldWithoutVectorExtensions) {
   KernelBuilder b("lanes");
   int out = b.global(0, DType::f32, true);
@@ -154,7 +154,8 @@ TEST(CudaRenderer, LaneSumsFoldWithoutVectorExtensions) {
   b.store(out, b.i64(0), b.g().add(fold));
   const std::string source = renderCuda({b.kernel()});
   EXPECT_EQ(source.find("vector_size"), std::string::npos);
-  EXPECT_NE(source.find("static __device__ inline float stitch_lane_sum16_f32(const float* lanes)"), std::string::npos);
+  EXPECT_NE(source.find("static __device__ inline float stitch_thread_fold16_add_f32(const float* lanes)"),
+            std::string::npos);
   EXPECT_EQ(cudaLaunchOf(b.kernel()).blocks, 1);
   EXPECT_EQ(cudaLaunchOf(b.kernel()).threadsPerBlock, 1);
   expectCompiles(source);

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <utility>
 #include <vector>
 
 #include "../codegen/column_kernel.h"
@@ -20,6 +21,7 @@
 #include "runtime/device_contraction.h"
 #include "runtime/device_copy.h"
 #include "runtime/device_values.h"
+#include "uops/lane_reduce.h"
 
 namespace stitch {
 namespace {
@@ -114,10 +116,38 @@ TEST(CudaKernels, LoopCarriesStayOnTheDevice) {
   EXPECT_EQ(stats.hostSyncs, 2) << "h and state, once each";
 }
 
-// Row reductions over lanes run on the block's threads through shared
-// memory and fold in the C kernels' order: the emulated CUDA results equal
-// the CPU kernels' bit for bit, whatever order the threads ran in.
-TEST(CudaKernels, LaneReductionsOnTheBlocksThreadsMatchTheCpuBitForBit) {
+// The list each program returns for copies of `inputs` (of `size` items).
+std::pair<IValueList, IValueList> listsOfBoth(rtest::Compiled& gpu, rtest::Compiled& cpu, const IValueList& inputs,
+                                              size_t size) {
+  IValueList a = gpu.exe->run(rtest::cloneInputs(inputs)).at(0).toList(),
+             b = cpu.exe->run(rtest::cloneInputs(inputs)).at(0).toList();
+  EXPECT_EQ(a.size(), size);
+  EXPECT_EQ(b.size(), size);
+  a.resize(size), b.resize(size);
+  return {a, b};
+}
+
+// A row's sum as lane_reduce.h documents it for lanes on threads: W =
+// threadReduceLanes(n) lanes, lane l folding x[l], x[W + l], ... in order
+// (`square`: x * x, each term fused into the lane's sum), the tail into
+// the first lanes, then the lanes pairwise, halving.
+float threadLaneSum(const float* row, int64_t n, bool square) {
+  const int64_t w = threadReduceLanes(n), full = n / w * w;
+  auto add = [&](float acc, float x) { return square ? std::fmaf(x, x, acc) : acc + x; };
+  std::vector<float> lanes((size_t)w, 0.0f);
+  for (int64_t l = 0; l < w; ++l)
+    for (int64_t o = 0; o < n / w; ++o) lanes[l] = add(lanes[l], row[o * w + l]);
+  for (int64_t t = 0; t < n - full; ++t) lanes[t] = add(lanes[t], row[full + t]);
+  for (int64_t h = w / 2; h >= 1; h /= 2)
+    for (int64_t l = 0; l < h; ++l) lanes[l] = lanes[l] + lanes[l + h];
+  return lanes[0];
+}
+
+// Row reductions take their lanes from the block's threads, fold through
+// shared memory and warp shuffles, and give the documented order's bits,
+// whatever order the threads ran in; softmax's max and sums agree with
+// the CPU kernels within the tolerance.
+TEST(CudaKernels, LaneReductionsOnTheBlocksThreadsFoldInTheDocumentedOrder) {
   EmulatorEnv emulate;
   const int64_t rows = testing::randInt(2, 12), cols = testing::randInt(600, 3000);
   const std::string spec = "x=f32[" + std::to_string(rows) + "," + std::to_string(cols) + "]";
@@ -126,19 +156,60 @@ TEST(CudaKernels, LaneReductionsOnTheBlocksThreadsMatchTheCpuBitForBit) {
       "    return [torch.softmax(x, dim=-1), x.sum(-1), (x * x).mean(-1, keepdim=True)]\n";
   rtest::Compiled gpu = rtest::compileProgram(source, "f", {spec}, 2, true);
   rtest::Compiled cpu = rtest::compileProgram(source, "f", {spec}, 2, false);
-  ASSERT_NE(gpu.exe->source().find("__syncthreads();"), std::string::npos) << gpu.exe->source();
-  ASSERT_NE(gpu.exe->source().find("STITCH_SHARED("), std::string::npos) << gpu.exe->source();
+  ASSERT_NE(gpu.exe->source().find("stitch_block_fold128_add_f32("), std::string::npos) << gpu.exe->source();
+  ASSERT_NE(gpu.exe->source().find("stitch_block_fold128_max_f32("), std::string::npos) << gpu.exe->source();
+  ASSERT_NE(gpu.exe->source().find("STITCH_SHFL_DOWN("), std::string::npos) << gpu.exe->source();
   IValueList inputs = {rtest::uniformF32({rows, cols}, -4, 4)};
+  const float* x = static_cast<const float*>(inputs[0].toTensor().rawData());
   for (int run = 0; run < 2; ++run) {  // another shuffle of the threads
-    const IValueList a = gpu.exe->run(rtest::cloneInputs(inputs)).at(0).toList(),
-                     b = cpu.exe->run(rtest::cloneInputs(inputs)).at(0).toList();
-    ASSERT_EQ(a.size(), 3u);
-    ASSERT_EQ(b.size(), 3u);
-    for (size_t k = 0; k < a.size(); ++k) {
-      const Tensor &x = a[k].toTensor(), &y = b[k].toTensor();
-      ASSERT_EQ(x.numel(), y.numel());
-      EXPECT_EQ(std::memcmp(x.contiguous().rawData(), y.contiguous().rawData(), size_t(x.numel()) * 4), 0)
+    const auto [a, b] = listsOfBoth(gpu, cpu, inputs, 3);
+    const float* sums = static_cast<const float*>(a[1].toTensor().contiguous().rawData());
+    const float* means = static_cast<const float*>(a[2].toTensor().contiguous().rawData());
+    for (int64_t r = 0; r < rows; ++r) {
+      EXPECT_EQ(sums[r], threadLaneSum(x + r * cols, cols, false)) << "row " << r << ", run " << run;
+      EXPECT_EQ(means[r], threadLaneSum(x + r * cols, cols, true) / (float)cols) << "row " << r << ", run " << run;
+    }
+    const Tensor &p = a[0].toTensor(), &q = b[0].toTensor();
+    const float *pg = static_cast<const float*>(p.rawData()), *pc = static_cast<const float*>(q.rawData());
+    for (int64_t i = 0; i < rows * cols; ++i) ASSERT_NEAR(pg[i], pc[i], 1e-6f + 1e-5f * std::fabs(pc[i])) << i;
+  }
+}
+
+// Every combine folds across a block the same way: max and min (NaN
+// wins), products, integer sums. Max, min and integers are exact in any
+// order, so the emulated GPU's results equal the CPU kernels' bit for bit.
+TEST(CudaKernels, BlockFoldsOfEveryCombineMatchTheCpu) {
+  EmulatorEnv emulate;
+  const int64_t rows = testing::randInt(2, 9), cols = testing::randInt(300, 2000);
+  const std::string shape = "[" + std::to_string(rows) + "," + std::to_string(cols) + "]";
+  const std::string source =
+      "def f(x: torch.Tensor, n: torch.Tensor) -> List[torch.Tensor]:\n"
+      "    return [x.amax(-1), torch.amin(x, -1), (x * 0.01 + 1.0).prod(-1), n.sum(-1), n.to(torch.int32).amax(-1)]\n";
+  const std::vector<std::string> specs = {"x=f32" + shape, "n=i64" + shape};
+  rtest::Compiled gpu = rtest::compileProgram(source, "f", specs, 2, true);
+  rtest::Compiled cpu = rtest::compileProgram(source, "f", specs, 2, false);
+  for (const char* fold : {"stitch_block_fold128_max_f32(", "stitch_block_fold128_min_f32(",
+                           "stitch_block_fold128_mul_f32(", "stitch_block_fold128_add_i64(",
+                           "stitch_block_fold128_max_i32("})
+    EXPECT_NE(gpu.exe->source().find(fold), std::string::npos) << fold << "\n" << gpu.exe->source();
+  Tensor x = rtest::uniformF32({rows, cols}, -8, 8);
+  x.setDouble(testing::randInt(0, cols - 1), std::nan(""));  // row 0 has a NaN
+  Tensor n = Tensor::empty({rows, cols}, DType::i64);
+  for (int64_t i = 0; i < n.numel(); ++i) n.setInt(i, testing::randInt(-1000000, 1000000) * 1000003);
+  const IValueList inputs = {x, n};
+  for (int run = 0; run < 2; ++run) {  // another shuffle of the threads
+    const auto [a, b] = listsOfBoth(gpu, cpu, inputs, 5);
+    for (size_t k : {0, 1, 3, 4}) {
+      const Tensor &p = a[k].toTensor(), &q = b[k].toTensor();
+      ASSERT_EQ(p.numel(), rows);
+      EXPECT_EQ(std::memcmp(p.contiguous().rawData(), q.contiguous().rawData(), size_t(rows) * dtypeSize(p.dtype())), 0)
           << "output " << k << ", run " << run;
+    }
+    EXPECT_TRUE(std::isnan(a[0].toTensor().getDouble(0)) && std::isnan(a[1].toTensor().getDouble(0)));
+    EXPECT_TRUE(std::isnan(a[2].toTensor().getDouble(0)));
+    for (int64_t r = 1; r < rows; ++r) {
+      const double p = a[2].toTensor().getDouble(r), q = b[2].toTensor().getDouble(r);
+      EXPECT_NEAR(p, q, 1e-5 * std::fabs(q) * std::sqrt((double)cols)) << "row " << r;
     }
   }
 }

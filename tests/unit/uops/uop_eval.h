@@ -131,6 +131,7 @@ inline void evalUOps(const UOpGraph& g, EvalBuffers& bufs) {
         case UOpKind::FoldLanes: {  // pairwise, halving, as lane_reduce.h's combine
           std::vector<EvalValue> lanes = locals[u.src[0]];
           if ((int64_t)lanes.size() != u.ival) throw std::runtime_error("evalUOps: FOLD_LANES width");
+          if (u.alu != AluOp::Add) throw std::runtime_error("evalUOps: FOLD_LANES of a float sum only");
           for (int64_t h = u.ival / 2; h >= 1; h /= 2) {
             for (int64_t l = 0; l < h; ++l) {
               double sum = lanes[l].f + lanes[l + h].f;
