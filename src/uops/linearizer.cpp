@@ -296,6 +296,9 @@ void Linearizer::emitColumnFill(int i, int buffer) {
   int lf = loopUOp(c(0), c(extent));
   value_[reduceVarNode_.at(f)] = lf;
   bound_[f] = 1;
+  // What depends on f but not on the terms (z[f] in prod_k(z[f] - y[k])),
+  // before the terms that read it.
+  emitBodyNodes(red.args[0], f);
   // Not cachable: the element changes between loads.
   int folded = g_.add(makeUOp(UOpKind::Load, acc, {buffer, lf}), false);
   const int start = g_.alu(AluOp::Mul, DType::i64, {loops.back(), c(jam)});
@@ -303,7 +306,6 @@ void Linearizer::emitColumnFill(int i, int buffer) {
     value_[reduceVarNode_.at(last)] = g_.alu(AluOp::Add, DType::i64, {start, c(u)});
     bound_[last] = 1;
     emitBodyNodes(red.args[0], last);
-    emitBodyNodes(red.args[0], f);
     int v = value_[red.args[0]];
     STITCH_ASSERT(v >= 0, "column fill body of %", i, " not emitted");
     if (g_.at(v).dtype != acc) v = g_.add(makeUOp(UOpKind::Cast, acc, {v}));

@@ -344,4 +344,13 @@ def f(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
     x[:1, 4::2] *= 1.5
     return y
 """, {"x": ("f32", [2, 5]), "y": ("f32", [2, 5])}),
+    # A tile filled by columns (the reduction's loops outside, the tile's
+    # innermost) whose terms read a value of the tile's variable alone
+    # (z[i] in prod_j(z[i] - y[j])): it was emitted after the terms.
+    case("column_fill_with_a_term_of_the_tile_variable", """
+def f(y: torch.Tensor, z: torch.Tensor) -> float:
+    t2 = (z - y).prod(1, keepdim=True)
+    z = t2 - t2.amax(0, keepdim=True)
+    return float(z.sum())
+""", {"y": ("f32", [1, 65], 0.99, 1.01), "z": ("f32", [65, 1], 2.0, 2.02)}),
 ]
