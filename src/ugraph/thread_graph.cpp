@@ -1,5 +1,7 @@
 #include "ugraph/thread_graph.h"
 
+#include <cstring>
+#include <set>
 #include <sstream>
 
 #include "common/error.h"
@@ -140,7 +142,48 @@ int ThreadGraph::reduce(ReduceOp op, DType accDType, int body, const std::vector
     STITCH_ASSERT(node(v).op == TOp::ReduceVar, "reduce over a node that is not a reduce variable");
     n.reduceVars.push_back((int)node(v).index);
   }
+  // Two ops of a group may each reduce the same rows (a layer norm's mean,
+  // and its variance's own): the same reduction twice over fresh
+  // variables, which hash-consing cannot see. The first serves both.
+  for (int id = 0; id < (int)nodes_.size(); ++id) {
+    const TNode& m = nodes_[id];
+    if (m.op != TOp::Reduce || m.reduce != op || m.dtype != accDType || m.reduceVars.size() != n.reduceVars.size())
+      continue;
+    std::unordered_map<int64_t, int64_t> vars;
+    bool extents = true;
+    for (size_t k = 0; k < n.reduceVars.size(); ++k) {
+      extents &= reduceExtent(n.reduceVars[k]) == reduceExtent(m.reduceVars[k]);
+      vars[n.reduceVars[k]] = m.reduceVars[k];
+    }
+    std::set<std::pair<int, int>> same;
+    if (extents && sameUpToVars(body, m.args[0], vars, same)) return id;
+  }
   return add(std::move(n));
+}
+
+bool ThreadGraph::sameUpToVars(int a, int b, std::unordered_map<int64_t, int64_t>& vars,
+                               std::set<std::pair<int, int>>& same) const {
+  if (a == b || same.count({a, b})) return true;
+  const TNode &x = nodes_[a], &y = nodes_[b];
+  if (x.op == TOp::ReduceVar) {
+    auto it = vars.find(x.index);
+    return y.op == TOp::ReduceVar && it != vars.end() && it->second == y.index;
+  }
+  // Fills name their buffers: only the same fill is the same.
+  if (x.op != y.op || x.op == TOp::Fill || x.dtype != y.dtype || x.alu != y.alu || x.reduce != y.reduce ||
+      x.index != y.index || x.ival != y.ival || std::memcmp(&x.fval, &y.fval, sizeof x.fval) != 0 ||
+      x.args.size() != y.args.size() || x.reduceVars.size() != y.reduceVars.size())
+    return false;
+  // A reduction inside: its variables correspond in order.
+  for (size_t k = 0; k < x.reduceVars.size(); ++k) {
+    if (reduceExtent(x.reduceVars[k]) != reduceExtent(y.reduceVars[k])) return false;
+    auto [it, added] = vars.emplace(x.reduceVars[k], y.reduceVars[k]);
+    if (!added && it->second != y.reduceVars[k]) return false;
+  }
+  for (size_t k = 0; k < x.args.size(); ++k)
+    if (!sameUpToVars(x.args[k], y.args[k], vars, same)) return false;
+  same.insert({a, b});
+  return true;
 }
 
 int ThreadGraph::fill(int local, int body, const std::vector<int>& fillVarNodes) {

@@ -15,9 +15,12 @@
 // A Fill computes its body at every point of its own variables into a
 // block-local buffer; LocalLoads read it back (a value computed once and
 // read many times instead of recomputed at each use).
-// Nodes are hash-consed: adding a node equal to an existing one returns it.
+// Nodes are hash-consed: adding a node equal to an existing one returns it,
+// and a reduction equal to an existing one but for its fresh variables is
+// that one.
 #pragma once
 #include <cstdint>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -107,6 +110,10 @@ class ThreadGraph {
 
  private:
   int add(TNode n);
+  // Whether nodes a and b compute the same value with each reduce variable
+  // of `vars` (by index) standing for its image; `same`: pairs found so.
+  bool sameUpToVars(int a, int b, std::unordered_map<int64_t, int64_t>& vars,
+                    std::set<std::pair<int, int>>& same) const;
 
   std::vector<int64_t> iterShape_;
   std::vector<int64_t> reduceExtents_;

@@ -6,6 +6,40 @@
 namespace stitch::ugraph_test {
 namespace {
 
+// Two ops of a group that reduce the same rows each build the reduction
+// over fresh variables (a layer norm's mean, and its variance's): one node
+// serves both. Any difference in the combine, the extent, the dtype or
+// the body, nested reductions included, keeps them apart.
+TEST(LowerReduction, EqualReductionsOverFreshVariablesAreOneNode) {
+  ThreadGraph tg({4, 9});
+  const int row = tg.alu(AluOp::Mul, DType::i64, {tg.iterVar(0), tg.constInt(9)});
+  auto element = [&](int input, int r) {
+    return tg.load(input, DType::f32, tg.alu(AluOp::Add, DType::i64, {row, r}));
+  };
+  auto rowReduce = [&](ReduceOp op, int64_t extent, int input, DType acc = DType::f32) {
+    const int r = tg.newReduceVar(extent);
+    return tg.reduce(op, acc, tg.cast(element(input, r), acc), {r});
+  };
+  const int sum = rowReduce(ReduceOp::Sum, 9, 0);
+  EXPECT_EQ(rowReduce(ReduceOp::Sum, 9, 0), sum);
+  EXPECT_NE(rowReduce(ReduceOp::Max, 9, 0), sum);
+  EXPECT_NE(rowReduce(ReduceOp::Sum, 8, 0), sum);
+  EXPECT_NE(rowReduce(ReduceOp::Sum, 9, 1), sum);
+  EXPECT_NE(rowReduce(ReduceOp::Sum, 9, 0, DType::f64), sum);
+  // sum_r (x[r] - sum_s x[s])^2, built twice: the inner sums map too.
+  auto centered = [&](int64_t innerExtent) {
+    const int r = tg.newReduceVar(9);
+    const int d = tg.alu(AluOp::Sub, DType::f32, {element(0, r), rowReduce(ReduceOp::Sum, innerExtent, 0)});
+    return tg.reduce(ReduceOp::Sum, DType::f32, tg.alu(AluOp::Mul, DType::f32, {d, d}), {r});
+  };
+  const int var = centered(9);
+  EXPECT_EQ(centered(9), var);
+  EXPECT_NE(centered(8), var);
+  // A body of the outer variable is not one of the reduction's own.
+  const int r = tg.newReduceVar(9);
+  EXPECT_NE(tg.reduce(ReduceOp::Sum, DType::f32, element(0, tg.iterVar(1)), {r}), sum);
+}
+
 TEST(LowerReduction, SumMeanOverDims) {
   Program p{"sums", R"(
 def f(x: torch.Tensor):
