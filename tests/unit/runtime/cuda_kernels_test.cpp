@@ -127,6 +127,15 @@ std::pair<IValueList, IValueList> listsOfBoth(rtest::Compiled& gpu, rtest::Compi
   return {a, b};
 }
 
+// NVRTC compiles the program's CUDA text for the GPUs the project targets
+// (the emulator compiled it as C).
+void expectNvrtcCompiles(const rtest::Compiled& gpu, const std::string& name) {
+  std::string why;
+  if (!nvrtcAvailable(&why)) return;
+  for (int arch : {80, 90})
+    EXPECT_NO_THROW(compileCudaUncached(gpu.exe->source(), arch, {}, name + ".cu")) << "sm_" << arch;
+}
+
 // A row's sum as lane_reduce.h documents it for lanes on threads: W =
 // threadReduceLanes(n) lanes, lane l folding x[l], x[W + l], ... in order
 // (`square`: x * x, each term fused into the lane's sum), the tail into
@@ -159,6 +168,7 @@ TEST(CudaKernels, LaneReductionsOnTheBlocksThreadsFoldInTheDocumentedOrder) {
   ASSERT_NE(gpu.exe->source().find("stitch_block_fold128_add_f32("), std::string::npos) << gpu.exe->source();
   ASSERT_NE(gpu.exe->source().find("stitch_block_fold128_max_f32("), std::string::npos) << gpu.exe->source();
   ASSERT_NE(gpu.exe->source().find("STITCH_SHFL_DOWN("), std::string::npos) << gpu.exe->source();
+  expectNvrtcCompiles(gpu, "lane_reductions");
   IValueList inputs = {rtest::uniformF32({rows, cols}, -4, 4)};
   const float* x = static_cast<const float*>(inputs[0].toTensor().rawData());
   for (int run = 0; run < 2; ++run) {  // another shuffle of the threads
@@ -192,6 +202,7 @@ TEST(CudaKernels, BlockFoldsOfEveryCombineMatchTheCpu) {
                            "stitch_block_fold128_mul_f32(", "stitch_block_fold128_add_i64(",
                            "stitch_block_fold128_max_i32("})
     EXPECT_NE(gpu.exe->source().find(fold), std::string::npos) << fold << "\n" << gpu.exe->source();
+  expectNvrtcCompiles(gpu, "block_folds");
   Tensor x = rtest::uniformF32({rows, cols}, -8, 8);
   x.setDouble(testing::randInt(0, cols - 1), std::nan(""));  // row 0 has a NaN
   Tensor n = Tensor::empty({rows, cols}, DType::i64);
