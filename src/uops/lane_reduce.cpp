@@ -62,7 +62,7 @@ int combineLanes(UOpGraph& g, DType acc, int lanes, int64_t width,
   return g.add(makeUOp(UOpKind::Load, acc, {lanes, g.constInt(0)}), false);
 }
 
-bool foldsInRegisters(ReduceOp op, DType acc, bool threadLanes) {
+bool foldsInOneUOp(ReduceOp op, DType acc, bool threadLanes) {
   if (threadLanes) return acc == DType::f32 || acc == DType::f64 || acc == DType::i32 || acc == DType::i64;
   return op == ReduceOp::Sum && isFloating(acc);
 }

@@ -83,7 +83,7 @@ int combineLanes(UOpGraph& g, DType acc, int lanes, int64_t width,
 // float sum's (a vector-register helper); with lanes on threads every
 // reduction's whose dtype a warp shuffle carries (f32, f64, i32, i64).
 // Whether `op` on `acc` has one:
-bool foldsInRegisters(ReduceOp op, DType acc, bool threadLanes = false);
+bool foldsInOneUOp(ReduceOp op, DType acc, bool threadLanes = false);
 int foldLanes(UOpGraph& g, ReduceOp op, DType acc, int lanes, int64_t width);
 
 }  // namespace stitch

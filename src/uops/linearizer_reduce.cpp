@@ -180,7 +180,7 @@ void Linearizer::emitReduce(int i) {
     }
     for (auto it = loops.rbegin(); it != loops.rend(); ++it) endLoop(*it);
     for (int r : n.reduceVars) bound_[r] = 0;
-    value_[i] = foldsInRegisters(n.reduce, acc, options_.threadLanes)
+    value_[i] = foldsInOneUOp(n.reduce, acc, options_.threadLanes)
                     ? foldLanes(g_, n.reduce, acc, laneArray, width)
                     : combineLanes(g_, acc, laneArray, width, combineWith);
     return;

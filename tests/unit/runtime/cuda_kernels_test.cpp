@@ -127,13 +127,14 @@ std::pair<IValueList, IValueList> listsOfBoth(rtest::Compiled& gpu, rtest::Compi
   return {a, b};
 }
 
-// NVRTC compiles the program's CUDA text for the GPUs the project targets
-// (the emulator compiled it as C).
-void expectNvrtcCompiles(const rtest::Compiled& gpu, const std::string& name) {
+// The program's CUDA text calls each of `helpers`, and NVRTC compiles it
+// for the GPUs the project targets (the emulator compiled it as C).
+void expectCudaTextWith(const rtest::Compiled& gpu, const std::vector<std::string>& helpers, const std::string& name) {
+  const std::string& source = gpu.exe->source();
+  for (const std::string& helper : helpers) EXPECT_NE(source.find(helper), std::string::npos) << helper << "\n" << source;
   std::string why;
   if (!nvrtcAvailable(&why)) return;
-  for (int arch : {80, 90})
-    EXPECT_NO_THROW(compileCudaUncached(gpu.exe->source(), arch, {}, name + ".cu")) << "sm_" << arch;
+  for (int arch : {80, 90}) EXPECT_NO_THROW(compileCudaUncached(source, arch, {}, name + ".cu")) << "sm_" << arch;
 }
 
 // A row's sum as lane_reduce.h documents it for lanes on threads: W =
@@ -165,10 +166,8 @@ TEST(CudaKernels, LaneReductionsOnTheBlocksThreadsFoldInTheDocumentedOrder) {
       "    return [torch.softmax(x, dim=-1), x.sum(-1), (x * x).mean(-1, keepdim=True)]\n";
   rtest::Compiled gpu = rtest::compileProgram(source, "f", {spec}, 2, true);
   rtest::Compiled cpu = rtest::compileProgram(source, "f", {spec}, 2, false);
-  ASSERT_NE(gpu.exe->source().find("stitch_block_fold128_add_f32("), std::string::npos) << gpu.exe->source();
-  ASSERT_NE(gpu.exe->source().find("stitch_block_fold128_max_f32("), std::string::npos) << gpu.exe->source();
-  ASSERT_NE(gpu.exe->source().find("STITCH_SHFL_DOWN("), std::string::npos) << gpu.exe->source();
-  expectNvrtcCompiles(gpu, "lane_reductions");
+  expectCudaTextWith(gpu, {"stitch_block_fold128_add_f32(", "stitch_block_fold128_max_f32(", "STITCH_SHFL_DOWN("},
+                     "lane_reductions");
   IValueList inputs = {rtest::uniformF32({rows, cols}, -4, 4)};
   const float* x = static_cast<const float*>(inputs[0].toTensor().rawData());
   for (int run = 0; run < 2; ++run) {  // another shuffle of the threads
@@ -198,11 +197,10 @@ TEST(CudaKernels, BlockFoldsOfEveryCombineMatchTheCpu) {
   const std::vector<std::string> specs = {"x=f32" + shape, "n=i64" + shape};
   rtest::Compiled gpu = rtest::compileProgram(source, "f", specs, 2, true);
   rtest::Compiled cpu = rtest::compileProgram(source, "f", specs, 2, false);
-  for (const char* fold : {"stitch_block_fold128_max_f32(", "stitch_block_fold128_min_f32(",
-                           "stitch_block_fold128_mul_f32(", "stitch_block_fold128_add_i64(",
-                           "stitch_block_fold128_max_i32("})
-    EXPECT_NE(gpu.exe->source().find(fold), std::string::npos) << fold << "\n" << gpu.exe->source();
-  expectNvrtcCompiles(gpu, "block_folds");
+  expectCudaTextWith(gpu,
+                     {"stitch_block_fold128_max_f32(", "stitch_block_fold128_min_f32(", "stitch_block_fold128_mul_f32(",
+                      "stitch_block_fold128_add_i64(", "stitch_block_fold128_max_i32("},
+                     "block_folds");
   Tensor x = rtest::uniformF32({rows, cols}, -8, 8);
   x.setDouble(testing::randInt(0, cols - 1), std::nan(""));  // row 0 has a NaN
   Tensor n = Tensor::empty({rows, cols}, DType::i64);
