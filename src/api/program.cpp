@@ -12,6 +12,7 @@
 #include "driver/timed_run.h"
 #include "driver/work_estimate.h"
 #include "interp/interpreter.h"
+#include "runtime/gpu_device.h"
 
 namespace stitch {
 
@@ -71,6 +72,10 @@ CompiledFunction::CompiledFunction(const CompileRequest& request, const IValueLi
   pipeline.keepParsed = options_.check && compiled;
   pipeline.threads = options_.threads;
   pipeline.target = options_.device == api::Device::Cuda ? RenderTarget::Cuda : RenderTarget::C;
+  // CUDA text is rendered for the device it will run on (its shared memory
+  // per block); asking for a device that is not there fails here.
+  if (compiled && pipeline.target == RenderTarget::Cuda)
+    pipeline.cudaLimits.sharedMemoryPerBlock = gpuDevice().sharedMemoryPerBlock();
   pipeline.listInputs = request.listInputs;
   PassLogger logger = PassLogger::fromEnvironment(false);
   result_ = runPipeline(*request.module, request.function, request.types, pipeline, logger);

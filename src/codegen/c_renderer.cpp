@@ -69,8 +69,8 @@ std::string orDefault(const std::string& name, const std::string& fallback) {
 
 class KernelWriter {
  public:
-  KernelWriter(const KernelUOps& kernel, CPrelude& prelude, RenderTarget target)
-      : kernel_(kernel), prelude_(prelude), target_(target) {}
+  KernelWriter(const KernelUOps& kernel, CPrelude& prelude, RenderTarget target, const CudaDeviceLimits& limits = {})
+      : kernel_(kernel), prelude_(prelude), target_(target), limits_(limits) {}
 
   // Whether the kernel has a grid (and so needs the parallel-blocks glue).
   static bool hasGrid(const KernelUOps& kernel) {
@@ -138,7 +138,7 @@ class KernelWriter {
     refs_.assign(uops.size(), "");
     const bool grid = gridKernel_ = hasGrid(kernel_);
     if (target_ == RenderTarget::Cuda) {
-      threads_ = cudaThreadPlan(kernel_, maxLocalBytes(target_), kCudaThreadsPerBlock);
+      threads_ = cudaThreadPlan(kernel_, maxLocalBytes(target_), kCudaThreadsPerBlock, limits_.sharedMemoryPerBlock);
       return renderCuda();
     }
     const std::string signature = "(void* const* bufs, const stitch_scalar* params, ";
@@ -334,6 +334,11 @@ class KernelWriter {
           shared_.push_back(localBytes(u));
           return;
         }
+        if (inArena(u, target_) && threads_.dynamicSharedBytes > 0) {  // CUDA: the arena's layout
+          line(cat("STITCH_DYNAMIC_SHARED(", type(u.dtype), ", ", refs_[id], ", ", std::to_string(u.arg), ", ",
+                   std::to_string(threads_.dynamicSharedBytes), ");"));
+          return;
+        }
         if (inArena(u, target_) && target_ == RenderTarget::Cuda) {
           // The block's slice of the arena buffer, the slot after the shared scratch.
           const std::string block = gridIndex_.empty() ? "0" : gridIndex_;
@@ -490,6 +495,7 @@ class KernelWriter {
   const KernelUOps& kernel_;
   CPrelude& prelude_;
   RenderTarget target_;
+  CudaDeviceLimits limits_;
   std::vector<std::string> refs_;  // how later uops name each uop's value
   std::vector<UOpKind> scopes_;    // open SPECIAL / LOOP / IF
   std::vector<int> scopeIds_;      // their uop ids
@@ -552,6 +558,8 @@ typedef unsigned long long uint64_t;
 #define restrict __restrict__
 #define STITCH_KERNEL extern "C" __global__
 #define STITCH_SHARED(T, name, n, id) __shared__ T name[n]
+extern __shared__ __align__(16) unsigned char stitch_dynamic_shared[];
+#define STITCH_DYNAMIC_SHARED(T, name, offset, bytes) T* const name = (T*)(stitch_dynamic_shared + (offset))
 #define STITCH_SHFL_XOR(v, m) __shfl_xor_sync(0xffffffffu, (v), (m))
 #define STITCH_SHFL_DOWN(v, m) __shfl_down_sync(0xffffffffu, (v), (m))
 #define STITCH_SHFL_IDX(v, l) __shfl_sync(0xffffffffu, (v), (l))
@@ -581,6 +589,12 @@ void stitch_emulate_set_hooks(void (*barrier)(void), void* (*shared)(int64_t, in
 }
 #define __syncthreads() stitch_emulate_barrier()
 #define STITCH_SHARED(T, name, n, id) T* const name = (T*)stitch_emulate_shared(id, (int64_t)sizeof(T) * (n))
+/* The block's dynamic shared memory is the buffer of id STITCH_EMULATE_DYNAMIC
+ * (below the exchange buffers' -bytes), its size the launch's: the
+ * emulator checks that the two agree. */
+#define STITCH_EMULATE_DYNAMIC (-((int64_t)1 << 40))
+#define STITCH_DYNAMIC_SHARED(T, name, offset, bytes) \
+  T* const name = (T*)((unsigned char*)stitch_emulate_shared(STITCH_EMULATE_DYNAMIC, (bytes)) + (offset))
 /* A warp shuffle: thread `from`'s value through a block-wide exchange
  * buffer between two barriers, so every thread of the block must take
  * part, as every lane of a warp must in CUDA with a full mask. */
@@ -624,14 +638,14 @@ std::string deviceHelpers(std::string text) {
 
 }  // namespace
 
-std::string renderCuda(const std::vector<KernelUOps>& kernels) {
+std::string renderCuda(const std::vector<KernelUOps>& kernels, const CudaDeviceLimits& limits) {
   CPrelude prelude(RenderTarget::Cuda);
   std::string bodies;
   std::set<std::string> names;
   for (const KernelUOps& kernel : kernels) {
     STITCH_ASSERT(names.insert(kernel.name).second, "two kernels named ", kernel.name);
     bodies += "\n";
-    bodies += KernelWriter(kernel, prelude, RenderTarget::Cuda).render();
+    bodies += KernelWriter(kernel, prelude, RenderTarget::Cuda, limits).render();
   }
   std::string helpers = deviceHelpers(prelude.text());
   return cat(kCudaHeader, cat("typedef struct { void* bufs[", std::to_string(kCudaMaxBuffers), "]; stitch_scalar params[",
@@ -639,10 +653,11 @@ std::string renderCuda(const std::vector<KernelUOps>& kernels) {
              helpers.empty() ? "" : "\n", helpers, bodies);
 }
 
-CudaLaunch cudaLaunchOf(const KernelUOps& kernel) {
+CudaLaunch cudaLaunchOf(const KernelUOps& kernel, const CudaDeviceLimits& limits) {
   CudaLaunch launch;
   launch.gridBlocks = std::max<int64_t>(KernelWriter::gridBlocks(kernel), 1);
-  const CudaThreadPlan plan = cudaThreadPlan(kernel, maxLocalBytes(RenderTarget::Cuda), kCudaThreadsPerBlock);
+  const CudaThreadPlan plan =
+      cudaThreadPlan(kernel, maxLocalBytes(RenderTarget::Cuda), kCudaThreadsPerBlock, limits.sharedMemoryPerBlock);
   if (!plan.sharedLoops.empty()) {
     launch.blocks = launch.gridBlocks;
     launch.threadsPerBlock = plan.threads;
@@ -652,7 +667,8 @@ CudaLaunch cudaLaunchOf(const KernelUOps& kernel) {
     launch.blocks = (launch.gridBlocks + launch.threadsPerBlock - 1) / launch.threadsPerBlock;
   }
   launch.sharedScratchBytes = KernelWriter::sharedScratch(kernel);
-  launch.arenaBytesPerBlock = KernelWriter::arenaBytes(kernel, RenderTarget::Cuda);
+  launch.dynamicSharedBytes = plan.dynamicSharedBytes;
+  if (plan.dynamicSharedBytes == 0) launch.arenaBytesPerBlock = KernelWriter::arenaBytes(kernel, RenderTarget::Cuda);
   launch.after = KernelWriter::hasAfterPart(kernel);
   return launch;
 }

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "codegen/c_prelude.h"
+#include "codegen/cuda_threads.h"
 #include "uops/uop.h"
 
 namespace stitch {
@@ -29,11 +30,20 @@ std::string renderC(const std::vector<KernelUOps>& kernels);
 // parameters, as the C kernels' arrays). A grid block is a CUDA block whose
 // threads share one loop of the block (codegen/cuda_threads.h), or where
 // none qualifies one CUDA thread running the block's loops as C does;
-// block-local buffers are the thread's arrays, or its slice of the arena
-// buffer when large. A part after the grid is NAME_after, run by one thread
-// once NAME is done. Scratch shared by the blocks and the arena are buffers
-// the caller adds after the kernel's own (cudaLaunchOf).
-std::string renderCuda(const std::vector<KernelUOps>& kernels);
+// block-local buffers are the thread's arrays, or when large the block's
+// dynamic shared memory (where it fits the device's limit and the block's
+// threads share them) or its slice of the arena buffer. A part after the
+// grid is NAME_after, run by one thread once NAME is done. Scratch shared
+// by the blocks and the arena are buffers the caller adds after the
+// kernel's own (cudaLaunchOf).
+//
+// What the text depends on of the device it is rendered for. The default
+// is what every CUDA GPU gives a block without opting in; a run renders
+// for the device it runs on (GpuDevice::sharedMemoryPerBlock).
+struct CudaDeviceLimits {
+  int64_t sharedMemoryPerBlock = kCudaStaticSharedBytes;  // static and dynamic together (the opt-in limit)
+};
+std::string renderCuda(const std::vector<KernelUOps>& kernels, const CudaDeviceLimits& limits = {});
 
 // How a CUDA kernel of renderCuda is launched: a CUDA block per grid block
 // whose threads share a loop (codegen/cuda_threads.h), else a CUDA thread
@@ -44,6 +54,7 @@ struct CudaLaunch {
   int threadsPerBlock = 1;                  // CUDA threads of each
   std::vector<int64_t> sharedScratchBytes;  // buffers after the kernel's own, in order
   int64_t arenaBytesPerBlock = 0;           // > 0: then one arena buffer of gridBlocks x this
+  int64_t dynamicSharedBytes = 0;           // the block's dynamic shared memory (large block-local buffers)
   bool after = false;                       // NAME_after follows NAME, on one thread
   bool barriers = false;                    // NAME's threads wait for each other (__syncthreads)
 };
@@ -54,7 +65,8 @@ inline constexpr int kCudaThreadsPerBlock = 128;
 // ranked for on the CUDA target (as host cores are on the C target): four
 // blocks on each of the 132 SMs of an H100 or H200.
 inline constexpr int kCudaConcurrentBlocks = 4 * 132;
-CudaLaunch cudaLaunchOf(const KernelUOps& kernel);
+// `limits` as the kernel's text was rendered with.
+CudaLaunch cudaLaunchOf(const KernelUOps& kernel, const CudaDeviceLimits& limits = {});
 
 // The grid's block count when the kernel's whole work is its exported block
 // range `void NAME_blocks(bufs, params, begin, end)` over [0, count) (no

@@ -28,8 +28,12 @@ struct Affine {
 
 class ThreadPlanner {
  public:
-  ThreadPlanner(const KernelUOps& kernel, int64_t maxLocalBytes, int maxThreads)
-      : uops_(kernel.uops.uops()), maxLocalBytes_(maxLocalBytes), maxThreads_(maxThreads), end_(uops_.size(), -1) {
+  ThreadPlanner(const KernelUOps& kernel, int64_t maxLocalBytes, int maxThreads, int64_t sharedMemoryPerBlock)
+      : uops_(kernel.uops.uops()),
+        maxLocalBytes_(maxLocalBytes),
+        maxThreads_(maxThreads),
+        sharedMemoryPerBlock_(sharedMemoryPerBlock),
+        end_(uops_.size(), -1) {
     std::vector<int> open;
     for (int id = 0; id < (int)uops_.size(); ++id) {
       const UOp& u = uops_[id];
@@ -67,11 +71,18 @@ class ThreadPlanner {
       if (plan_.sharedLocal(buffer) || (isGlobal(buffer) && readsWrittenGlobal_)) return {};
       plan_.guardedStores |= isGlobal(buffer);
     }
-    // Static shared memory is 48 KiB a block on every architecture.
-    int64_t sharedBytes = 0;
+    // Static shared memory is 48 KiB a block on every architecture. The
+    // arena's buffers are all shared by the block's threads (a slice per
+    // block): they move to dynamic shared memory, laid out as in the arena,
+    // when the block's shared memory then stays within the device's limit.
+    int64_t staticBytes = 0, arenaBytes = 0;
     for (int local : plan_.sharedLocals)
-      if (!arena(local)) sharedBytes += uops_[local].ival * (int64_t)dtypeSize(uops_[local].dtype);
-    if (sharedBytes > 48 * 1024) return {};
+      if (!arena(local)) staticBytes += bytes(local);
+    for (int id = grid + 1; id < (int)uops_.size(); ++id)
+      if (uops_[id].kind == UOpKind::DefineLocal && arena(id))
+        arenaBytes = std::max(arenaBytes, uops_[id].arg + bytes(id));
+    if (staticBytes > kCudaStaticSharedBytes) return {};
+    if (arenaBytes > 0 && staticBytes + arenaBytes <= sharedMemoryPerBlock_) plan_.dynamicSharedBytes = arenaBytes;
     // One shared loop and nothing that passes values between threads: no
     // thread reads what another wrote, so no barrier.
     plan_.barriers =
@@ -189,7 +200,8 @@ class ThreadPlanner {
   }
 
   bool isGlobal(int id) const { return uops_[id].kind == UOpKind::DefineGlobal; }
-  bool arena(int local) const { return uops_[local].ival * (int64_t)dtypeSize(uops_[local].dtype) > maxLocalBytes_; }
+  int64_t bytes(int local) const { return uops_[local].ival * (int64_t)dtypeSize(uops_[local].dtype); }
+  bool arena(int local) const { return bytes(local) > maxLocalBytes_; }
 
   bool shortLoop(int loop) const { return trips(loop) <= 32; }
 
@@ -303,6 +315,7 @@ class ThreadPlanner {
   const std::vector<UOp>& uops_;
   int64_t maxLocalBytes_;
   int maxThreads_;
+  int64_t sharedMemoryPerBlock_;
   std::vector<int> end_;  // per LOOP / IF / SPECIAL: its closing uop
   std::vector<int> locals_;  // DEFINE_LOCALs outside the shared loops
   std::vector<int> redundantStores_;  // buffers stored into outside the shared loops
@@ -312,8 +325,9 @@ class ThreadPlanner {
 
 }  // namespace
 
-CudaThreadPlan cudaThreadPlan(const KernelUOps& kernel, int64_t maxLocalBytes, int maxThreads) {
-  return ThreadPlanner(kernel, maxLocalBytes, maxThreads).plan();
+CudaThreadPlan cudaThreadPlan(const KernelUOps& kernel, int64_t maxLocalBytes, int maxThreads,
+                              int64_t sharedMemoryPerBlock) {
+  return ThreadPlanner(kernel, maxLocalBytes, maxThreads, sharedMemoryPerBlock).plan();
 }
 
 }  // namespace stitch

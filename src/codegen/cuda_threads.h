@@ -39,19 +39,30 @@
 
 namespace stitch {
 
+// Static __shared__ memory a block may have on every architecture (more
+// is dynamic, up to the device's opt-in limit).
+inline constexpr int64_t kCudaStaticSharedBytes = 48 * 1024;
+
 struct CudaThreadPlan {
   std::vector<int> sharedLoops;   // LOOP uops dealt out to the block's threads; empty: a thread per grid block
   std::vector<int> sharedLocals;  // DEFINE_LOCALs in __shared__ memory
   bool barriers = false;          // __syncthreads() around the shared loops
   bool guardedStores = false;     // global stores outside the shared loops, by thread 0
   int threads = 1;                // threads per CUDA block when sharedLoops is not empty
+  // > 0: the block-local buffers too large for a thread's own arrays
+  // (the arena's) live in the block's dynamic shared memory, this many
+  // bytes, at their arena offsets; 0: in the arena buffer (global memory).
+  int64_t dynamicSharedBytes = 0;
 
   bool shares(int loop) const;
   bool sharedLocal(int local) const;
 };
 
 // `maxLocalBytes`: block-local buffers above this live in the arena (a
-// slice per block, in global memory).
-CudaThreadPlan cudaThreadPlan(const KernelUOps& kernel, int64_t maxLocalBytes, int maxThreads);
+// slice per block, in global memory), or in dynamic shared memory when the
+// block's threads share them and all its shared memory fits
+// `sharedMemoryPerBlock` (the device's limit, static and dynamic).
+CudaThreadPlan cudaThreadPlan(const KernelUOps& kernel, int64_t maxLocalBytes, int maxThreads,
+                              int64_t sharedMemoryPerBlock);
 
 }  // namespace stitch

@@ -245,7 +245,11 @@ PipelineResult runPipeline(const SourceModule& module, const std::string& fn,
   const bool cuda = options.target == RenderTarget::Cuda;
   runCodePass(
       cuda ? "render-cuda" : "render-c", logger,
-      [&] { code.source = cuda ? renderCuda(code.uops) : renderC(code.uops); }, [&] { return code.source; });
+      [&] {
+        code.cudaLimits = options.cudaLimits;
+        code.source = cuda ? renderCuda(code.uops, code.cudaLimits) : renderC(code.uops);
+      },
+      [&] { return code.source; });
   return result;
 }
 

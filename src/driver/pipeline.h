@@ -50,6 +50,7 @@ struct PipelineOptions {
   bool keepParsed = false;  // keep a copy of the graph after stage parsed
   int threads = 2;  // the schedules are tuned for this many threads (0: all cores)
   RenderTarget target = RenderTarget::C;  // what stage code renders
+  CudaDeviceLimits cudaLimits;  // target CUDA: the device rendered for (default: any CUDA GPU)
   // Per parameter: the exact element types of a list input (its length and
   // each element's type; api/argument_types.h's listElementTypes). Stage
   // simplified then rebuilds the list from its elements with a run-time

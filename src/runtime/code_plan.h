@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "codegen/c_renderer.h"
 #include "ir/graph.h"
 #include "fusion/fusion_plan.h"
 #include "ugraph/kernel_graph.h"
@@ -18,6 +19,7 @@ struct CodePlan {
   KernelGraph kernels;
   std::vector<KernelUOps> uops;  // one per GraphDefined kernel, in kernel order
   LinearizeOptions linearizing;  // what the uops were linearized with
+  CudaDeviceLimits cudaLimits;   // CUDA: the device the source was rendered for
   std::string source;            // the C (or CUDA) translation unit
 };
 

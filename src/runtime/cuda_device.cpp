@@ -33,6 +33,8 @@ struct CudaDevice::Api {
   int (*launchKernel)(void*, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, void*, void**,
                       void**) = nullptr;
   int (*getErrorString)(int, const char**) = nullptr;
+  // Dynamic shared memory past 48 KiB (optional: without it a block gets 48 KiB).
+  int (*funcSetAttribute)(void*, int, int) = nullptr;
   // Graphs (optional: without them no run is captured).
   int (*streamCreate)(void**, unsigned) = nullptr;
   int (*streamBeginCapture)(void*, int) = nullptr;
@@ -47,6 +49,9 @@ struct CudaDevice::Api {
 
 namespace {
 
+// CUfunction_attribute: CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES.
+constexpr int kFuncMaxDynamicShared = 8;
+
 // CUstreamCaptureMode: CU_STREAM_CAPTURE_MODE_RELAXED.
 constexpr int kCaptureRelaxed = 2;
 // cuBLAS's workspace during captures.
@@ -54,6 +59,7 @@ constexpr size_t kBlasWorkspaceBytes = size_t(32) << 20;
 
 // CUdevice_attribute values.
 constexpr int kAttrSharedMemoryPerBlock = 8;
+constexpr int kAttrSharedMemoryPerBlockOptin = 97;
 constexpr int kAttrComputeCapabilityMajor = 75;
 constexpr int kAttrComputeCapabilityMinor = 76;
 
@@ -83,6 +89,7 @@ const CudaDevice::Api& driverApi() {
               bindSymbol(a->handle, "cuLaunchKernel", a->launchKernel) &&
               bindSymbol(a->handle, "cuGetErrorString", a->getErrorString);
     if (!ok) a->failure = "the CUDA driver lacks driver API functions";
+    if (ok && !bindSymbol(a->handle, "cuFuncSetAttribute", a->funcSetAttribute)) a->funcSetAttribute = nullptr;
     a->graphs = ok && bindSymbol(a->handle, "cuStreamCreate", a->streamCreate) &&
                 bindSymbol(a->handle, "cuStreamBeginCapture_v2", a->streamBeginCapture) &&
                 bindSymbol(a->handle, "cuStreamEndCapture", a->streamEndCapture) &&
@@ -174,6 +181,10 @@ CudaDevice& CudaDevice::get() {
     d->check(api.deviceGetAttribute(&major, kAttrComputeCapabilityMajor, dev), "cuDeviceGetAttribute");
     d->check(api.deviceGetAttribute(&minor, kAttrComputeCapabilityMinor, dev), "cuDeviceGetAttribute");
     d->check(api.deviceGetAttribute(&shared, kAttrSharedMemoryPerBlock, dev), "cuDeviceGetAttribute");
+    // Past the default 48 KiB a kernel must opt in (allowDynamicShared).
+    int optin = 0;
+    if (api.funcSetAttribute && api.deviceGetAttribute(&optin, kAttrSharedMemoryPerBlockOptin, dev) == 0)
+      shared = std::max(shared, optin);
     d->arch_ = 10 * major + minor;
     d->sharedPerBlock_ = shared;
     d->check(api.primaryCtxRetain(&d->context_, dev), "cuDevicePrimaryCtxRetain");
@@ -276,12 +287,23 @@ std::unique_ptr<GpuModule> CudaDevice::load(const std::string& cudaSource, Cubin
   return std::make_unique<CudaModule>(api_, module);
 }
 
-void CudaDevice::launch(void* function, int64_t blocks, int threads, bool, const void* arg, size_t bytes) {
-  STITCH_ASSERT(blocks >= 1 && blocks < (int64_t(1) << 31) && bytes > 0, "launch of ", blocks, " blocks");
+void CudaDevice::launch(void* function, const GpuLaunchShape& shape, const void* arg, size_t bytes) {
+  STITCH_ASSERT(shape.blocks >= 1 && shape.blocks < (int64_t(1) << 31) && bytes > 0 && shape.dynamicShared >= 0 &&
+                    shape.dynamicShared <= sharedPerBlock_,
+                "launch of ", shape.blocks, " blocks with ", shape.dynamicShared, " bytes of dynamic shared memory");
   void* params[] = {const_cast<void*>(arg)};
-  check(api_->launchKernel(function, (unsigned)blocks, 1, 1, (unsigned)threads, 1, 1, 0,
-                           capturing() ? stream_ : nullptr, params, nullptr),
+  check(api_->launchKernel(function, (unsigned)shape.blocks, 1, 1, (unsigned)shape.threads, 1, 1,
+                           (unsigned)shape.dynamicShared, capturing() ? stream_ : nullptr, params, nullptr),
         "cuLaunchKernel");
+}
+
+void CudaDevice::allowDynamicShared(void* function, int64_t bytes) {
+  STITCH_ASSERT(bytes <= sharedPerBlock_, bytes, " bytes of dynamic shared memory on a device that allows ",
+                sharedPerBlock_);
+  // Without the attribute a block's static and dynamic shared memory stay
+  // within 48 KiB, which sharedPerBlock_ then is.
+  if (bytes == 0 || !api_->funcSetAttribute) return;
+  check(api_->funcSetAttribute(function, kFuncMaxDynamicShared, (int)bytes), "cuFuncSetAttribute");
 }
 
 

@@ -30,13 +30,14 @@ class CudaDevice final : public GpuDevice {
 
   std::string name() const override;
   int arch() const override { return arch_; }
-  int64_t sharedMemoryPerBlock() const { return sharedPerBlock_; }
+  int64_t sharedMemoryPerBlock() const override { return sharedPerBlock_; }
+  void allowDynamicShared(void* function, int64_t bytes) override;
 
   void copyToDevice(CudaPointer dst, const void* src, size_t bytes) override;
   void copyToHost(void* dst, CudaPointer src, size_t bytes) override;
   void copyOnDevice(CudaPointer dst, CudaPointer src, size_t bytes) override;
   std::unique_ptr<GpuModule> load(const std::string& cudaSource, CubinStats* stats) override;
-  void launch(void* function, int64_t blocks, int threads, bool barriers, const void* arg, size_t bytes) override;
+  void launch(void* function, const GpuLaunchShape& shape, const void* arg, size_t bytes) override;
   GpuBlas* blas() override;
   bool canCapture() const override;
 

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <map>
 #include <numeric>
+#include <string>
 #include <vector>
 
 #include <sys/mman.h>
@@ -34,7 +35,14 @@ struct BlockFibers {
   EmulatedKernel kernel = nullptr;
   const CudaKernelArgs* args = nullptr;
   std::map<int64_t, std::vector<unsigned char>> shared;  // the block's shared buffers by id
+  int64_t sharedBytes = 0;    // of the buffers the kernel declares (not the shuffles' exchange buffers)
+  int64_t dynamicShared = 0;  // the launch's
+  std::string failure;        // what a thread did wrong (raised once it yields)
 };
+
+// The id of the block's dynamic shared memory (STITCH_EMULATE_DYNAMIC of
+// the CUDA header); shuffles exchange through ids -1 .. -8.
+constexpr int64_t kDynamicSharedId = -(int64_t(1) << 40);
 BlockFibers* running = nullptr;
 
 void fiberMain() {
@@ -52,12 +60,31 @@ void fiberBarrier() {
 
 // A shared buffer of the running block (STITCH_SHARED): new ones hold
 // 0xff bytes, as nothing in CUDA says what shared memory holds at first.
+// It runs on a fiber's stack, which an exception must not unwind: a wrong
+// request is kept as the block's failure (the scheduler raises it) and
+// gets a buffer of the size asked for.
 void* fiberShared(int64_t id, int64_t bytes) {
   STITCH_ASSERT(running, "shared memory outside a launch with barriers");
+  auto fail = [](std::string why) {
+    if (running->failure.empty()) running->failure = std::move(why);
+  };
   auto [it, added] = running->shared.try_emplace(id);
-  if (added) it->second.assign((size_t)std::max<int64_t>(bytes, 1), 0xff);
-  STITCH_ASSERT(it->second.size() == (size_t)std::max<int64_t>(bytes, 1), "shared buffer ", id, " of ",
-                it->second.size(), " bytes asked for as ", bytes);
+  if (added) {
+    it->second.assign((size_t)std::max<int64_t>(bytes, 1), 0xff);
+    if (id == kDynamicSharedId && bytes != running->dynamicShared)
+      fail("a kernel uses " + std::to_string(bytes) + " bytes of dynamic shared memory, launched with " +
+           std::to_string(running->dynamicShared));
+    if (id >= 0 || id == kDynamicSharedId) running->sharedBytes += bytes;
+    if (running->sharedBytes > CudaEmulator::kSharedMemoryPerBlock)
+      fail("a block's shared memory of " + std::to_string(running->sharedBytes) + " bytes, over the device's " +
+           std::to_string(CudaEmulator::kSharedMemoryPerBlock));
+  } else if (it->second.size() != (size_t)std::max<int64_t>(bytes, 1)) {
+    fail("shared buffer " + std::to_string(id) + " of " + std::to_string(it->second.size()) +
+         " bytes asked for as " + std::to_string(bytes));
+    static thread_local std::vector<unsigned char> spare;
+    spare.assign((size_t)std::max<int64_t>(bytes, 1), 0xff);
+    return spare.data();
+  }
   return it->second.data();
 }
 
@@ -172,28 +199,31 @@ std::unique_ptr<GpuModule> CudaEmulator::load(const std::string& cudaSource, Cub
   return module;
 }
 
-void CudaEmulator::launch(void* function, int64_t blocks, int threads, bool barriers, const void* arg,
-                          size_t bytes) {
-  STITCH_ASSERT(bytes == sizeof(CudaKernelArgs) && blocks >= 1 && threads >= 1, "emulated launch of ", blocks,
-                " x ", threads, " with a ", bytes, "-byte argument");
+void CudaEmulator::launch(void* function, const GpuLaunchShape& shape, const void* arg, size_t bytes) {
+  STITCH_ASSERT(bytes == sizeof(CudaKernelArgs) && shape.blocks >= 1 && shape.threads >= 1 &&
+                    shape.dynamicShared >= 0 && shape.dynamicShared <= kSharedMemoryPerBlock,
+                "emulated launch of ", shape.blocks, " x ", shape.threads, " with a ", bytes, "-byte argument and ",
+                shape.dynamicShared, " bytes of dynamic shared memory");
+  // Shared memory exists only among fibers: a kernel that has any has barriers.
+  STITCH_ASSERT(shape.dynamicShared == 0 || shape.barriers, "dynamic shared memory without barriers");
   const auto args = *static_cast<const CudaKernelArgs*>(arg);  // a graph keeps the argument it was given
-  if (!record([=, this] { run(function, blocks, threads, barriers, &args); })) run(function, blocks, threads, barriers, &args);
+  if (!record([=, this] { run(function, shape, &args); })) run(function, shape, &args);
 }
 
-void CudaEmulator::run(void* function, int64_t blocks, int threads, bool barriers, const void* arg) {
+void CudaEmulator::run(void* function, const GpuLaunchShape& shape, const void* arg) {
   std::lock_guard<std::mutex> lock(launching_);
   const auto* handle = static_cast<const EmulatedKernelHandle*>(function);
   const CudaKernelArgs& args = *static_cast<const CudaKernelArgs*>(arg);
-  std::vector<unsigned> order((size_t)threads);
-  for (int64_t block = 0; block < blocks; ++block) {
-    if (barriers) {
-      runBlockAsFibers(handle, &args, (unsigned)block, (unsigned)threads);
+  std::vector<unsigned> order((size_t)shape.threads);
+  for (int64_t block = 0; block < shape.blocks; ++block) {
+    if (shape.barriers) {
+      runBlockAsFibers(handle, &args, (unsigned)block, shape);
       continue;
     }
     std::iota(order.begin(), order.end(), 0u);
     std::shuffle(order.begin(), order.end(), order_);
     for (unsigned thread : order) {
-      handle->setThread((unsigned)block, thread, (unsigned)threads);
+      handle->setThread((unsigned)block, thread, (unsigned)shape.threads);
       handle->kernel(args);
     }
   }
@@ -214,9 +244,12 @@ char* CudaEmulator::fiberStack(unsigned thread) {
   return stacks_[thread];
 }
 
-void CudaEmulator::runBlockAsFibers(const void* handleArg, const void* args, unsigned block, unsigned threads) {
+void CudaEmulator::runBlockAsFibers(const void* handleArg, const void* args, unsigned block,
+                                   const GpuLaunchShape& shape) {
   const auto* handle = static_cast<const EmulatedKernelHandle*>(handleArg);
+  const auto threads = (unsigned)shape.threads;
   BlockFibers fibers;
+  fibers.dynamicShared = shape.dynamicShared;
   fibers.kernel = handle->kernel;
   fibers.args = static_cast<const CudaKernelArgs*>(args);
   fibers.contexts.resize(threads);
@@ -241,6 +274,10 @@ void CudaEmulator::runBlockAsFibers(const void* handleArg, const void* args, uns
       fibers.state[t] = FiberState::Ready;
       handle->setThread(block, t, threads);
       swapcontext(&fibers.scheduler, &fibers.contexts[t]);
+      if (!fibers.failure.empty()) {
+        running = nullptr;
+        STITCH_ASSERT(false, "emulated block ", block, ": ", fibers.failure);
+      }
     }
     const auto done = (unsigned)std::count(fibers.state.begin(), fibers.state.end(), FiberState::Done);
     if (done == threads) break;

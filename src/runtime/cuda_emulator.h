@@ -34,7 +34,11 @@ class CudaEmulator final : public GpuDevice {
   void copyToHost(void* dst, CudaPointer src, size_t bytes) override;
   void copyOnDevice(CudaPointer dst, CudaPointer src, size_t bytes) override;
   std::unique_ptr<GpuModule> load(const std::string& cudaSource, CubinStats* stats) override;
-  void launch(void* function, int64_t blocks, int threads, bool barriers, const void* arg, size_t bytes) override;
+  void launch(void* function, const GpuLaunchShape& shape, const void* arg, size_t bytes) override;
+  // An H100's or H200's: what the emulated kernels are rendered for.
+  int64_t sharedMemoryPerBlock() const override { return kSharedMemoryPerBlock; }
+  void allowDynamicShared(void*, int64_t) override {}
+  static constexpr int64_t kSharedMemoryPerBlock = 227 * 1024;
   GpuBlas* blas() override;
   bool canCapture() const override { return true; }
 
@@ -52,8 +56,8 @@ class CudaEmulator final : public GpuDevice {
   // While this thread captures, `step` goes into the graph (true);
   // otherwise the caller runs it (false).
   bool record(std::function<void()> step);
-  void run(void* function, int64_t blocks, int threads, bool barriers, const void* arg);
-  void runBlockAsFibers(const void* handle, const void* args, unsigned block, unsigned threads);
+  void run(void* function, const GpuLaunchShape& shape, const void* arg);
+  void runBlockAsFibers(const void* handle, const void* args, unsigned block, const GpuLaunchShape& shape);
   char* fiberStack(unsigned thread);
 
   std::vector<char*> stacks_;  // one per emulated thread, mapped on first use

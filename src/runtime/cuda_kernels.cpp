@@ -7,13 +7,19 @@
 
 namespace stitch {
 
-CudaKernels::CudaKernels(const std::vector<KernelUOps>& uops, const std::string& source)
+CudaKernels::CudaKernels(const std::vector<KernelUOps>& uops, const std::string& source,
+                         const CudaDeviceLimits& limits)
     : device_(gpuDevice()) {
+  // Text rendered for more shared memory than this device has would not launch.
+  STITCH_ASSERT(limits.sharedMemoryPerBlock <= device_.sharedMemoryPerBlock(), "kernels rendered for ",
+                limits.sharedMemoryPerBlock, " bytes of shared memory per block on ", device_.name(), ", which has ",
+                device_.sharedMemoryPerBlock());
   module_ = device_.load(source, &stats_);
   for (const KernelUOps& k : uops) {
     Entry e;
-    e.launch = cudaLaunchOf(k);
+    e.launch = cudaLaunchOf(k, limits);
     e.main = module_->function(k.name);
+    device_.allowDynamicShared(e.main, e.launch.dynamicSharedBytes);
     if (e.launch.after) e.after = module_->function(k.name + "_after");
     kernels_.emplace(k.name, e);
   }
@@ -40,10 +46,11 @@ int CudaKernels::launch(const std::string& name, const CudaPointer* bufs, size_t
   if (e.launch.arenaBytesPerBlock > 0)
     held.push_back(args.bufs[slot++] = device_.allocate(size_t(e.launch.arenaBytesPerBlock * e.launch.gridBlocks)));
   try {
-    device_.launch(e.main, e.launch.blocks, e.launch.threadsPerBlock, e.launch.barriers, &args, sizeof args);
+    device_.launch(e.main, {e.launch.blocks, e.launch.threadsPerBlock, e.launch.barriers, e.launch.dynamicSharedBytes},
+                   &args, sizeof args);
     ++launches_;
     if (e.after) {
-      device_.launch(e.after, 1, 1, false, &args, sizeof args);
+      device_.launch(e.after, {}, &args, sizeof args);
       ++launches_;
     }
   } catch (...) {

@@ -17,9 +17,10 @@ namespace stitch {
 
 class CudaKernels {
  public:
-  // `source` is renderCuda(uops). RuntimeFailure without a driver, a GPU or NVRTC.
-  // The emulator stands in for the GPU when it is selected (gpuDevice()).
-  CudaKernels(const std::vector<KernelUOps>& uops, const std::string& source);
+  // `source` is renderCuda(uops, limits). RuntimeFailure without a driver,
+  // a GPU or NVRTC. The emulator stands in for the GPU when it is selected
+  // (gpuDevice()).
+  CudaKernels(const std::vector<KernelUOps>& uops, const std::string& source, const CudaDeviceLimits& limits = {});
 
   // Launches kernel `name` on device buffers (outputs first, then inputs,
   // as the C kernels' arrays), adding the scratch buffers it needs, and its

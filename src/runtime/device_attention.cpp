@@ -220,12 +220,12 @@ int runAttentionOnDevice(GpuDevice& device, const DeviceAttention& a) {
   for (size_t i = 0; i < std::size(strides); ++i) args.params[7 + i].i = strides[i];
   CudaPointer partials = 0;
   if (chunks > 1) args.bufs[4] = partials = device.allocate(size_t(items * kAttentionRows * (a.dimV + 2)) * 4);
-  device.launch(predefinedKernel(device, "attention", &deviceAttentionSource, "stitch_attention_chunks"), items,
-                kChunkThreads, true, &args, sizeof args);
+  device.launch(predefinedKernel(device, "attention", &deviceAttentionSource, "stitch_attention_chunks"),
+                {items, kChunkThreads, true}, &args, sizeof args);
   if (chunks == 1) return 1;
   const int threads = (int)std::min<int64_t>(256, ceilDiv(a.dimV, 32) * 32);
   device.launch(predefinedKernel(device, "attention", &deviceAttentionSource, "stitch_attention_combine"),
-                a.batches * a.rows, threads, false, &args, sizeof args);
+                {a.batches * a.rows, threads}, &args, sizeof args);
   // Freed in stream order: a later allocation's kernels run after these.
   device.release(partials);
   return 2;

@@ -65,7 +65,7 @@ int runContractionOnDevice(GpuDevice& device, const ContractionKernel::Form& f,
   args.params[2].i = f.relu ? 1 : 0;
   device.launch(
       predefinedKernel(device, "contraction epilogue", &contractionEpilogueSource, "stitch_contraction_epilogue"),
-      (count + kEpilogueThreads - 1) / kEpilogueThreads, kEpilogueThreads, false, &args, sizeof args);
+      {(count + kEpilogueThreads - 1) / kEpilogueThreads, kEpilogueThreads}, &args, sizeof args);
   return 2;
 }
 

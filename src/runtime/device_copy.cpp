@@ -70,8 +70,8 @@ void copyPiecesOnDevice(GpuDevice& device, int64_t rank, const int64_t* sizes, s
     args.params[5 + kDeviceCopyMaxRank + d].i = dstStrides[d];
     args.params[5 + 2 * kDeviceCopyMaxRank + d].i = srcStrides[d];
   }
-  device.launch(predefinedKernel(device, "copy", &deviceCopySource, "stitch_strided_copy"), perPiece * pieces, threads,
-                false, &args, sizeof args);
+  device.launch(predefinedKernel(device, "copy", &deviceCopySource, "stitch_strided_copy"), {perPiece * pieces, threads},
+                &args, sizeof args);
 }
 
 }  // namespace stitch

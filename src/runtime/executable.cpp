@@ -55,7 +55,7 @@ void CompiledProgram::loadKernels() {
   for (const Kernel& k : plan_.kernels.kernels) anyCode |= k.kind == KernelKind::GraphDefined;
   if (!anyCode) return;
   if (onCuda_) {
-    cuda_ = std::make_unique<CudaKernels>(plan_.uops, plan_.source);
+    cuda_ = std::make_unique<CudaKernels>(plan_.uops, plan_.source, plan_.cudaLimits);
     compileStats_.outcome = cuda_->compileStats().fromCache ? CacheOutcome::Disk : CacheOutcome::Compiled;
     compileStats_.ms = cuda_->compileStats().ms;
     compileStats_.compiler = cuda_->compileStats().compiler;

@@ -33,6 +33,17 @@ class GpuModule {
 
 class GraphMemory;
 
+// A launch's geometry: `blocks` blocks of `threads` threads, each block
+// with `dynamicShared` bytes of dynamic shared memory. `barriers`: the
+// kernel's threads wait for each other (__syncthreads), which the emulator
+// must know before it starts them.
+struct GpuLaunchShape {
+  int64_t blocks = 1;
+  int threads = 1;
+  bool barriers = false;
+  int64_t dynamicShared = 0;
+};
+
 // Device work recorded between GpuDevice::beginCapture and endCapture (a
 // CUDA graph): launched whole, in one call, as often as wanted. It holds
 // the memory the recorded work used (GraphMemory), so the addresses baked
@@ -84,11 +95,15 @@ class GpuDevice {
 
   // Compiles (or finds in the kernel cache) and loads renderCuda's output.
   virtual std::unique_ptr<GpuModule> load(const std::string& cudaSource, CubinStats* stats) = 0;
-  // Launches `function` on `blocks` blocks of `threads` threads, its one
-  // argument passed by value (`bytes` at `arg`). `barriers`: the kernel's
-  // threads wait for each other (__syncthreads), which the emulator must
-  // know before it starts them.
-  virtual void launch(void* function, int64_t blocks, int threads, bool barriers, const void* arg, size_t bytes) = 0;
+  // Launches `function` in `shape`, its one argument passed by value
+  // (`bytes` at `arg`).
+  virtual void launch(void* function, const GpuLaunchShape& shape, const void* arg, size_t bytes) = 0;
+  // Shared memory a block may use, static and dynamic together: the
+  // device's opt-in limit (227 KiB on an H100 or H200).
+  virtual int64_t sharedMemoryPerBlock() const = 0;
+  // Lets `function`'s launches take `bytes` of dynamic shared memory per
+  // block (more than 48 KiB needs the device's consent, once per function).
+  virtual void allowDynamicShared(void* function, int64_t bytes) = 0;
   // Matrix products on this device (runtime/gpu_blas.h); nullptr when the
   // device has no BLAS (contractions then run on the host).
   virtual GpuBlas* blas() = 0;

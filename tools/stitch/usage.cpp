@@ -106,7 +106,8 @@ options:
                        all: every pass's output in order, with its time,
                        "(unchanged)" when a pass changed nothing
   --device DEVICE      cpu (default), or cuda: stage code is the CUDA source
-                       (needs no GPU)
+                       (needs no GPU), rendered for the 48 KiB of shared
+                       memory per block that every GPU has
 )TXT";
 
 }  // namespace stitch::cli

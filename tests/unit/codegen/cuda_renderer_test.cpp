@@ -102,9 +102,11 @@ TEST(CudaRenderer, ColumnKernelCombinesInAKernelOfItsOwn) {
   expectCompiles(source);
 }
 
-// A block-local buffer over 4 KiB is the block's slice of the arena buffer
-// (a thread's local arrays are reserved for every resident thread).
-TEST(CudaRenderer, LargeBlockLocalBuffersAreArenaSlices) {
+// A block-local buffer over 4 KiB (a thread's local arrays are reserved
+// for every resident thread) that the block's threads share is the block's
+// dynamic shared memory where the device has room, else the block's slice
+// of the arena buffer.
+TEST(CudaRenderer, LargeBlockLocalBuffersAreDynamicSharedMemoryOrArenaSlices) {
   KernelBuilder b("staged");
   int out = b.global(0, DType::f32, true);
   int x = b.global(1, DType::f32, false);
@@ -120,11 +122,19 @@ TEST(CudaRenderer, LargeBlockLocalBuffersAreArenaSlices) {
   int k2 = b.loop(b.i64(0), b.i64(2048));
   b.store(out, b.alu(AluOp::Add, DType::i64, {base, k2}), b.load(stage, b.alu(AluOp::Sub, DType::i64, {b.i64(2047), k2})));
   b.endLoop(k2);
-  const std::string source = renderCuda({b.kernel()});
+  const std::string shared = renderCuda({b.kernel()});
+  EXPECT_NE(shared.find("STITCH_DYNAMIC_SHARED(float, stage, 0, 8192);"), std::string::npos) << shared;
+  EXPECT_EQ(cudaLaunchOf(b.kernel()).dynamicSharedBytes, 8192);
+  EXPECT_EQ(cudaLaunchOf(b.kernel()).arenaBytesPerBlock, 0);
+  expectCompiles(shared);
+  CudaDeviceLimits small;
+  small.sharedMemoryPerBlock = 8191;
+  const std::string source = renderCuda({b.kernel()}, small);
   EXPECT_NE(source.find("float* restrict stage = (float*)((char*)bufs[2] + gidx0 * 8192 + 0);"), std::string::npos)
       << source;
-  CudaLaunch launch = cudaLaunchOf(b.kernel());
+  CudaLaunch launch = cudaLaunchOf(b.kernel(), small);
   EXPECT_EQ(launch.arenaBytesPerBlock, 8192);
+  EXPECT_EQ(launch.dynamicSharedBytes, 0);
   // The arena slice is the block's: its threads share both loops, the
   // second reading what other threads wrote, after a barrier.
   EXPECT_EQ(launch.threadsPerBlock, kCudaThreadsPerBlock);

@@ -27,9 +27,10 @@ struct Compiled {
 // Compiles function `fn` of `source` (imports prepended) for inputs given as
 // NAME=SPEC strings; the executable runs on `threads` threads, or on 1 to 3
 // chosen at random; with `cuda`, its generated kernels on the CUDA device
-// (the emulator when STITCH_CUDA_EMULATOR is set).
+// (the emulator when STITCH_CUDA_EMULATOR is set), rendered for `limits`.
 inline Compiled compileProgram(const std::string& source, const std::string& fn,
-                               const std::vector<std::string>& specs, int threads = 0, bool cuda = false) {
+                               const std::vector<std::string>& specs, int threads = 0, bool cuda = false,
+                               const CudaDeviceLimits& limits = {}) {
   std::string path = (std::filesystem::temp_directory_path() /
                       ("stitch-runtime-" + std::to_string(::getpid()) + "-" + fn + ".py"))
                          .string();
@@ -42,6 +43,7 @@ inline Compiled compileProgram(const std::string& source, const std::string& fn,
   options.last = Stage::Code;
   options.keepParsed = true;
   options.target = cuda ? RenderTarget::Cuda : RenderTarget::C;
+  options.cudaLimits = limits;
   c.result = runPipeline(*c.program.module, c.program.entry.name, c.types, options, logger);
   ExecutableOptions eo;
   eo.pureGraph = c.result.functionalFallback.empty();

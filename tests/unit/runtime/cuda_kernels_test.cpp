@@ -223,6 +223,44 @@ TEST(CudaKernels, BlockFoldsOfEveryCombineMatchTheCpu) {
   }
 }
 
+// A block's tile too large for a thread's own arrays lives in the block's
+// dynamic shared memory when it fits the device's shared memory per block,
+// else in the arena buffer in global memory. Both do the same arithmetic
+// in the same order, so their results agree bit for bit.
+TEST(CudaKernels, LargeTilesLiveInSharedMemoryWhereTheDeviceHasRoom) {
+  EmulatorEnv emulate;
+  const int64_t rows = testing::randInt(2, 4), cols = testing::randInt(14000, 20000);  // 55-78 KiB rows
+  const std::string spec = "x=f32[" + std::to_string(rows) + "," + std::to_string(cols) + "]";
+  const std::string source = "def f(x: torch.Tensor) -> torch.Tensor:\n    return torch.softmax(x, dim=-1)\n";
+  const std::string tile = "STITCH_DYNAMIC_SHARED(float, tile0, 0, " + std::to_string(4 * cols) + ");";
+  rtest::Compiled any = rtest::compileProgram(source, "f", {spec}, 2, true);
+  EXPECT_EQ(any.exe->source().find("STITCH_DYNAMIC_SHARED(float"), std::string::npos)
+      << "over the 48 KiB every GPU gives a block:\n" << any.exe->source();
+  CudaDeviceLimits hopper;
+  hopper.sharedMemoryPerBlock = CudaEmulator::kSharedMemoryPerBlock;
+  rtest::Compiled gpu = rtest::compileProgram(source, "f", {spec}, 2, true, hopper);
+  expectCudaTextWith(gpu, {tile, "stitch_block_fold128_add_f32("}, "shared_tile");
+  rtest::Compiled cpu = rtest::compileProgram(source, "f", {spec}, 2, false);
+  const IValueList inputs = {rtest::uniformF32({rows, cols}, -6, 6)};
+  const Tensor a = gpu.exe->run(rtest::cloneInputs(inputs)).at(0).toTensor();
+  const Tensor b = any.exe->run(rtest::cloneInputs(inputs)).at(0).toTensor();
+  const Tensor c = cpu.exe->run(rtest::cloneInputs(inputs)).at(0).toTensor();
+  EXPECT_EQ(std::memcmp(a.rawData(), b.rawData(), size_t(rows * cols) * sizeof(float)), 0);
+  const float *pg = static_cast<const float*>(a.rawData()), *pc = static_cast<const float*>(c.rawData());
+  for (int64_t i = 0; i < rows * cols; ++i) ASSERT_NEAR(pg[i], pc[i], 1e-7f + 1e-5f * std::fabs(pc[i])) << i;
+
+  // A tile under 48 KiB takes shared memory on any GPU.
+  const int64_t small = testing::randInt(1500, 6000);
+  rtest::Compiled row = rtest::compileProgram(source, "f", {"x=f32[3," + std::to_string(small) + "]"}, 2, true);
+  expectCudaTextWith(row, {"STITCH_DYNAMIC_SHARED(float, tile0, 0, " + std::to_string(4 * small) + ");"}, "small_tile");
+  rtest::Compiled rowCpu = rtest::compileProgram(source, "f", {"x=f32[3," + std::to_string(small) + "]"}, 2, false);
+  const IValueList few = {rtest::uniformF32({3, small}, -6, 6)};
+  const Tensor d = row.exe->run(rtest::cloneInputs(few)).at(0).toTensor();
+  const Tensor e = rowCpu.exe->run(rtest::cloneInputs(few)).at(0).toTensor();
+  for (int64_t i = 0; i < 3 * small; ++i)
+    ASSERT_NEAR(d.getDouble(i), e.getDouble(i), 1e-7 + 1e-5 * std::fabs(e.getDouble(i))) << i;
+}
+
 // The runtime's predefined device kernels (not made by the renderer, so
 // the differential suite's NVRTC check never sees them) compile for the
 // GPUs the project targets.
