@@ -236,6 +236,7 @@ PipelineResult runPipeline(const SourceModule& module, const std::string& fn,
   // Stage uops: each graph-defined kernel's loop nest as linear uops; on
   // a GPU a reduction's lanes are a block's threads.
   code.linearizing.threadLanes = options.target == RenderTarget::Cuda;
+  code.linearizing.tilesInOutputs = options.target != RenderTarget::Cuda;
   runCodePass(
       "linearize", logger, [&] { code.uops = linearizeKernels(code.kernels, code.linearizing); },
       [&] { return printKernelUOps(code.uops); });

@@ -8,6 +8,7 @@
 #include "uops/linearizer_impl.h"
 #include "ugraph/index_probe.h"
 #include "uops/loop_pieces.h"
+#include "uops/output_tile.h"
 #include "uops/reduce_order.h"
 
 namespace stitch {
@@ -765,6 +766,7 @@ KernelUOps linearizeWith(const Kernel& kernel, bool mayUnroll, const LinearizeOp
   lin.run();
   *unrolled = lin.unrolled();
   out.uops = withoutDeadUOps(out.uops);
+  if (options.tilesInOutputs) out.uops = withoutDeadUOps(fillTilesInOutputs(out.uops));
   return out;
 }
 

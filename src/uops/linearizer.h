@@ -45,6 +45,10 @@ struct LinearizeOptions {
   // (lane_reduce.h, threadReduceLanes) instead of the host's vector lanes:
   // the CUDA target.
   bool threadLanes = false;
+  // A tile that an output takes element for element is filled in the
+  // output's memory (output_tile.h): the C target (on a GPU the tile is
+  // shared memory, cheaper than the output's global memory).
+  bool tilesInOutputs = true;
 };
 
 // kernel.kind must be KernelKind::GraphDefined.

@@ -57,7 +57,10 @@ TEST(FusedLinearize, BufferedSoftmaxComputesEachExpOnce) {
     Kernel k = oneGroupKernel(*g, {nodeOf(*g, "exp")->output()}, s);
     ASSERT_EQ(k.block.locals.size(), 1u);
     expectMatchesInterpreter(p, *g, k);
-    KernelUOps uops = linearize(k);
+    // The tile apart (uops/output_tile.h would fill it in the output).
+    LinearizeOptions apart;
+    apart.tilesInOutputs = false;
+    KernelUOps uops = linearize(k, apart);
     // One EXP uop, inside the fill loop, which stores into the buffer
     // before any load from it.
     std::vector<int> exps;
@@ -76,6 +79,12 @@ TEST(FusedLinearize, BufferedSoftmaxComputesEachExpOnce) {
     }
     EXPECT_GE(firstStore, 0);
     EXPECT_LT(firstStore, firstLoad);
+    // By default the output holds the tile: still one EXP, no local.
+    KernelUOps inOutput = linearize(k);
+    EXPECT_EQ(testing::firstOf(inOutput.uops, UOpKind::DefineLocal), -1) << inOutput.uops.str();
+    int expsInOutput = 0;
+    for (const UOp& u : inOutput.uops.uops()) expsInOutput += u.kind == UOpKind::Alu && u.alu == AluOp::Exp;
+    EXPECT_EQ(expsInOutput, 1);
   }
 }
 

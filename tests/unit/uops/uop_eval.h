@@ -70,6 +70,11 @@ inline void evalUOps(const UOpGraph& g, EvalBuffers& bufs) {
   }
   int64_t blocks = special >= 0 ? uops[special].ival : 1;
   std::vector<std::vector<EvalValue>> locals(uops.size());  // per DEFINE_LOCAL
+  // Integer elements of the buffers, exact (a double holds no i64 near
+  // its limits: a min-reduction's start value kept in an output).
+  std::vector<std::vector<int64_t>> ints(bufs.data.size());
+  for (size_t slot = 0; slot < bufs.data.size(); ++slot)
+    for (double x : bufs.data[slot]) ints[slot].push_back((int64_t)x);
   for (int64_t b = 0; b < blocks; ++b) {
     for (size_t pc = 0; pc < uops.size(); ++pc) {
       const UOp& u = uops[pc];
@@ -106,7 +111,7 @@ inline void evalUOps(const UOpGraph& g, EvalBuffers& bufs) {
           const auto& buf = bufs.data.at(uops[u.src[0]].arg);
           if (idx < 0 || idx >= (int64_t)buf.size()) throw std::runtime_error("evalUOps: load out of range");
           if (isFloating(u.dtype)) v[pc].f = buf[idx];
-          else v[pc].i = (int64_t)buf[idx];
+          else v[pc].i = ints[uops[u.src[0]].arg][idx];
           break;
         }
         case UOpKind::Store: {
@@ -121,6 +126,7 @@ inline void evalUOps(const UOpGraph& g, EvalBuffers& bufs) {
           auto& buf = bufs.data.at(uops[u.src[0]].arg);
           if (idx < 0 || idx >= (int64_t)buf.size()) throw std::runtime_error("evalUOps: store out of range");
           buf[idx] = isFloating(uops[u.src[2]].dtype) ? x.f : (double)x.i;
+          ints[uops[u.src[0]].arg][idx] = isFloating(uops[u.src[2]].dtype) ? (int64_t)x.f : x.i;
           break;
         }
         case UOpKind::Alu: v[pc] = evalAlu(u, uops, v); break;
