@@ -117,6 +117,16 @@ CompiledFunction::CompiledFunction(const CompileRequest& request, const IValueLi
   }
 }
 
+std::vector<bool> CompiledFunction::argumentsRunsMayWrite(size_t count) const {
+  // A functional graph writes no argument but those it writes back.
+  const bool functional = result_.functionalFallback.empty() &&
+                          (executable_ || static_cast<int>(options_.stage) >= static_cast<int>(api::Stage::Functional));
+  std::vector<bool> may(count, !functional);
+  for (size_t i : result_.writeBack.writtenBackInputs)
+    if (i < count) may[i] = true;
+  return may;
+}
+
 IValueList CompiledFunction::runOnce(const IValueList& inputs, RunStats* stats) const {
   IValueList outputs;
   if (executable_) {
@@ -191,12 +201,13 @@ api::TimedRuns CompiledFunction::runTimed(const std::vector<api::Value>& args, i
   return translated([&] {
     // One entry per run, the untimed warm-up first when there is one.
     std::vector<RunStats> stats;
+    const std::vector<bool> mayWrite = argumentsRunsMayWrite(args.size());
     TimedRun run = ::stitch::runTimed(
         [&](const IValueList& fresh) {
           stats.emplace_back().timeKernels = true;
           return runOnce(fresh, &stats.back());
         },
-        toIValues(args), repetitions);
+        toIValues(args), repetitions, {}, &mayWrite);
     api::TimedRuns out;
     for (const IValue& v : run.outputs) out.outputs.push_back(toPublic(v));
     TimeSummary summary = summarizeTimes(run.timesMs);

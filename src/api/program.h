@@ -40,6 +40,9 @@ class CompiledFunction : public api::Program {
  private:
   void requireSignature(const std::vector<api::Value>& args) const;
   IValueList runOnce(const IValueList& inputs, RunStats* stats) const;
+  // Per argument: whether a run can change it (it is written back, or the
+  // graph that runs is imperative and may write any).
+  std::vector<bool> argumentsRunsMayWrite(size_t count) const;
   void returnWrittenArguments(const IValueList& inputs, IValueList& outputs) const;
   // `originals` are the arguments as they were before the run; the
   // reference interpreter may write into them.

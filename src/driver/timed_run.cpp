@@ -77,9 +77,11 @@ void restoreInPlace(const IValue& fresh, const IValue& input) {
 // as a caller refilling its input buffers would: a new copy per run would
 // hand every timed run freshly mapped pages, whose first touches are the
 // copy's cost, not the program's. Lists of tensors likewise, element by
-// element. Anything else is copied anew.
-void restoreInputs(IValueList& fresh, const IValueList& inputs) {
+// element. Anything else is copied anew. An input the run cannot write
+// (`mayWrite`) is not even compared.
+void restoreInputs(IValueList& fresh, const IValueList& inputs, const std::vector<bool>* mayWrite) {
   for (size_t i = 0; i < inputs.size(); ++i) {
+    if (mayWrite && !mayWrite->at(i)) continue;
     if (restorableInPlace(fresh[i], inputs[i]))
       restoreInPlace(fresh[i], inputs[i]);
     else
@@ -90,7 +92,9 @@ void restoreInputs(IValueList& fresh, const IValueList& inputs) {
 }  // namespace
 
 TimedRun runTimed(const ProgramRunner& runOnce, const IValueList& inputs, int repetitions,
-                  const FunctionalizeResult& writeBack) {
+                  const FunctionalizeResult& writeBack, const std::vector<bool>* mayWrite) {
+  STITCH_ASSERT(!mayWrite || mayWrite->size() == inputs.size(), "runTimed: ", mayWrite ? mayWrite->size() : 0,
+                " write flags for ", inputs.size(), " inputs");
   using Clock = std::chrono::steady_clock;
   TimedRun run;
   if (repetitions > 0) run.outputs = runOnce(cloneValues(inputs));
@@ -100,7 +104,7 @@ TimedRun runTimed(const ProgramRunner& runOnce, const IValueList& inputs, int re
     // The last run's outputs are no longer needed: a runtime may reuse
     // their buffers for this run.
     run.outputs.clear();
-    if (i > 0) restoreInputs(fresh, inputs);
+    if (i > 0) restoreInputs(fresh, inputs, mayWrite);
     auto start = Clock::now();
     run.outputs = runOnce(fresh);
     applyWriteBack(writeBack, fresh, run.outputs);

@@ -35,9 +35,12 @@ TimedRun runTimed(const Graph& graph, const IValueList& inputs, const InterpOpti
 // One run of a program on inputs it may write (a fresh copy each time).
 using ProgramRunner = std::function<IValueList(const IValueList& inputs)>;
 
-// The same for any runner (e.g. a compiled Executable).
+// The same for any runner (e.g. a compiled Executable). `mayWrite` (when
+// given, one per input): the inputs a run can change; the others are not
+// looked at between runs (comparing them with their originals would bring
+// both copies into the caches, which no caller's steady state does).
 TimedRun runTimed(const ProgramRunner& runOnce, const IValueList& inputs, int repetitions,
-                  const FunctionalizeResult& writeBack = {});
+                  const FunctionalizeResult& writeBack = {}, const std::vector<bool>* mayWrite = nullptr);
 
 // For a functionalized graph: copies extra output k into input
 // writeBack.writtenBackInputs[k] (element by element for a list), so the

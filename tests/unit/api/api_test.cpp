@@ -40,6 +40,14 @@ def halve_until_small(x: torch.Tensor, steps: int) -> torch.Tensor:
 
 def broken(x: torch.Tensor) -> torch.Tensor:
     return x.no_such_method()
+
+def refused_scale(x: torch.Tensor, y: torch.Tensor) -> List[torch.Tensor]:
+    rows = []
+    for i in range(3):
+        if i < 3:
+            rows.append(x[i])
+    x.mul_(10.0)
+    return [rows[0] + y, y * 2.0]
 )";
 
 std::mt19937 rng(std::random_device{}());
@@ -212,6 +220,28 @@ TEST(Api, TimedRunsWorkOnCopiesAndCheckOnDemand) {
   }
   std::shared_ptr<const api::Program> unchecked = f.compile(args);
   EXPECT_THROW(unchecked->check(args, unchecked->runTimed(args, 0).outputs), api::CompileError);
+}
+
+// A program functionalization refuses runs as written, writing its
+// argument where it lies: every timed run still starts from the caller's
+// values (an imperative run may write any argument), and an argument no
+// run writes keeps its values.
+TEST(Api, TimedRunsOfAnImperativeProgramStartFromTheCallersValues) {
+  api::Function f = function("refused_scale");
+  api::Tensor x = randomTensor({3, 4}), y = randomTensor({4});
+  const std::vector<float> xs(static_cast<float*>(x.data), static_cast<float*>(x.data) + 12);
+  std::vector<api::Value> args = f.bind({x, y});
+  std::shared_ptr<const api::Program> p = f.compile(args);
+  ASSERT_FALSE(p->info().functionalFallback.empty()) << "the test needs a refused program";
+  api::TimedRuns runs = p->runTimed(args, 4);
+  ASSERT_EQ(runs.outputs.size(), 1u);
+  const std::vector<api::Value>& out = runs.outputs[0].items();
+  ASSERT_EQ(out.size(), 2u);
+  for (int64_t j = 0; j < 4; ++j) {
+    EXPECT_FLOAT_EQ(at(out[0].tensor(), {j}), xs[j] * 10.0f + at(y, {j})) << "scaled once, not five times";
+    EXPECT_FLOAT_EQ(at(out[1].tensor(), {j}), at(y, {j}) * 2.0f);
+  }
+  for (int k = 0; k < 12; ++k) EXPECT_EQ(static_cast<float*>(x.data)[k], xs[k]);
 }
 
 // A loop that reads a tensor's value each step runs on the host: timed
