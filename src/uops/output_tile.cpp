@@ -121,16 +121,19 @@ class TileMatcher {
     return u.kind == UOpKind::Alu && u.alu == AluOp::Mul && u.src.size() == 2;
   }
 
-  // The grid index, or a loop over [gidx * k, hi) with hi <= gidx * k + k.
+  // The grid index, or a loop over [gidx * k, hi) with hi <= gidx * k + k
+  // (k > 0).
   bool ownRows(int r) const {
     if (r == grid_) return true;
     const UOp& u = uops_[r];
     if (u.kind != UOpKind::Loop) return false;
-    const UOp& lo = uops_[u.src[0]];
-    if (!isProduct(u.src[0])) return false;
-    int64_t k = 0;
-    bool perBlock = false;
-    for (int j = 0; j < 2; ++j) perBlock |= lo.src[j] == grid_ && constantValue(lo.src[1 - j], &k) && k > 0;
+    // lo = gidx * k, or gidx itself (k = 1, the product folded away).
+    int64_t k = 1;
+    bool perBlock = u.src[0] == grid_;
+    if (isProduct(u.src[0])) {
+      const UOp& lo = uops_[u.src[0]];
+      for (int j = 0; j < 2; ++j) perBlock |= lo.src[j] == grid_ && constantValue(lo.src[1 - j], &k) && k > 0;
+    }
     if (!perBlock) return false;
     const UOp& hi = uops_[u.src[1]];
     if (hi.kind == UOpKind::Alu && hi.alu == AluOp::Add && hi.src.size() == 2) {

@@ -19,6 +19,7 @@ using codegentest::KernelBuilder;
 enum class Variant {
   Qualifies,       // T[j] = 2 x[b + j]; s = sum T; out[b + j] = T[j] * s, b = r * n per block's rows
   NoGrid,          // the same without a grid: one block
+  RowPerBlock,     // one row a block: the row loop over [gidx, gidx + 1)
   OutputRead,      // the kernel also loads the output
   SecondOutput,    // a loop after the output's copies T into out2 in place: out2 takes it
   TileReadAfter,   // a loop after the output's reads T again (at j and at 0: out2 cannot take it either)
@@ -40,6 +41,8 @@ KernelUOps rowKernel(Variant variant, int64_t n) {
   int r;
   if (!grid) {
     r = b.loop(b.i64(0), b.i64(kBlocks * kRowsPerBlock));
+  } else if (variant == Variant::RowPerBlock) {
+    r = b.loop(g, b.alu(AluOp::Add, DType::i64, {g, b.i64(1)}));
   } else if (variant == Variant::RowsOfAllBlocks) {
     r = b.loop(b.i64(0), b.i64(kRowsPerBlock));
   } else {
@@ -92,6 +95,7 @@ TEST(OutputTile, TilesMoveOnlyWhereTheOutputTakesThemAlone) {
     Variant variant;
     bool moves;
   } cases[] = {{Variant::Qualifies, true},      {Variant::NoGrid, true},
+               {Variant::RowPerBlock, true},
                {Variant::OutputRead, false},    {Variant::SecondOutput, true},
                {Variant::TileReadAfter, false},
                {Variant::OtherIndex, false},    {Variant::RowsOfAllBlocks, false},
@@ -103,7 +107,7 @@ TEST(OutputTile, TilesMoveOnlyWhereTheOutputTakesThemAlone) {
     const KernelUOps kernel = rowKernel(c.variant, n);
     const UOpGraph moved = fillTilesInOutputs(kernel.uops);
     EXPECT_EQ(hasTile(moved), !c.moves) << moved.str();
-    const size_t elements = size_t(kBlocks * kRowsPerBlock * n);
+    const size_t elements = size_t(kBlocks * kRowsPerBlock * n);  // one row a block uses the first kBlocks
     std::vector<double> x(elements);
     for (double& v : x) v = d(testing::rng());
     const std::vector<std::vector<double>> data = {std::vector<double>(elements, 0.0), x,
