@@ -237,7 +237,8 @@ class Program {
   // For benchmarks: runs on a private copy of `args`, which stay as they
   // are. repetitions <= 0: one run, timed; N > 0: one untimed warm-up run,
   // then N timed runs, the copy refilled in place before each (not timed:
-  // the program sees the same values every time). Never checks.
+  // the program sees the same values every time; only the arguments a run
+  // can write are looked at). Never checks.
   virtual TimedRuns runTimed(const std::vector<Value>& args, int repetitions) const = 0;
   // Options::check on demand: interprets the reference program on a copy
   // of `args` (as they were before the run) and compares its results with
