@@ -66,7 +66,7 @@ class TileMatcher {
   std::optional<int> baseOf(int index, int loop) const {
     const UOp& u = uops_[index];
     if (index == loop) return std::nullopt;  // b = 0 needs no rewrite of a base, but is rare: left alone
-    if (u.kind != UOpKind::Alu || u.alu != AluOp::Add || u.src.size() != 2) return std::nullopt;
+    if (!isAlu(index, AluOp::Add)) return std::nullopt;
     for (int k = 0; k < 2; ++k)
       if (u.src[k] == loop && u.src[1 - k] < loop) return u.src[1 - k];
     return std::nullopt;
@@ -98,7 +98,7 @@ class TileMatcher {
     int product = base;
     int64_t cmin = 0, cmax = 0;
     const UOp& b = uops_[base];
-    if (b.kind == UOpKind::Alu && b.alu == AluOp::Add && b.src.size() == 2) {
+    if (isAlu(base, AluOp::Add)) {
       for (int k = 0; k < 2; ++k) {
         const UOp& c = uops_[b.src[1 - k]];
         if (isProduct(b.src[k]) && c.dtype == DType::i64 && c.vmin >= 0 && c.vmax != INT64_MAX) {
@@ -116,10 +116,7 @@ class TileMatcher {
     return false;
   }
 
-  bool isProduct(int id) const {
-    const UOp& u = uops_[id];
-    return u.kind == UOpKind::Alu && u.alu == AluOp::Mul && u.src.size() == 2;
-  }
+  bool isProduct(int id) const { return isAlu(id, AluOp::Mul); }
 
   // The grid index, or a loop over [gidx * k, hi) with hi <= gidx * k + k
   // (k > 0).
@@ -135,22 +132,24 @@ class TileMatcher {
       for (int j = 0; j < 2; ++j) perBlock |= lo.src[j] == grid_ && constantValue(lo.src[1 - j], &k) && k > 0;
     }
     if (!perBlock) return false;
-    const UOp& hi = uops_[u.src[1]];
-    if (hi.kind == UOpKind::Alu && hi.alu == AluOp::Add && hi.src.size() == 2) {
-      for (int j = 0; j < 2; ++j) {
-        int64_t step = 0;
-        if (hi.src[j] == u.src[0] && constantValue(hi.src[1 - j], &step) && step <= k) return true;
-      }
-    }
-    if (hi.kind == UOpKind::Alu && hi.alu == AluOp::Min && hi.src.size() == 2) {
-      for (int j = 0; j < 2; ++j) {
-        const UOp& sum = uops_[hi.src[j]];
-        if (sum.kind != UOpKind::Alu || sum.alu != AluOp::Add || sum.src.size() != 2) continue;
-        for (int i = 0; i < 2; ++i) {
-          int64_t step = 0;
-          if (sum.src[i] == u.src[0] && constantValue(sum.src[1 - i], &step) && step <= k) return true;
-        }
-      }
+    const int hi = u.src[1];
+    if (addsAtMost(hi, u.src[0], k)) return true;
+    return isAlu(hi, AluOp::Min) &&
+           (addsAtMost(uops_[hi].src[0], u.src[0], k) || addsAtMost(uops_[hi].src[1], u.src[0], k));
+  }
+
+  bool isAlu(int id, AluOp op) const {
+    const UOp& u = uops_[id];
+    return u.kind == UOpKind::Alu && u.alu == op && u.src.size() == 2;
+  }
+
+  // Whether `id` is base + c, c a constant <= k.
+  bool addsAtMost(int id, int base, int64_t k) const {
+    if (!isAlu(id, AluOp::Add)) return false;
+    const UOp& u = uops_[id];
+    for (int j = 0; j < 2; ++j) {
+      int64_t c = 0;
+      if (u.src[j] == base && constantValue(u.src[1 - j], &c) && c <= k) return true;
     }
     return false;
   }
