@@ -4,7 +4,9 @@
 #include <initializer_list>
 #include <map>
 #include <optional>
+#include <omp.h>
 #include <string>
+#include <tuple>
 
 #include "common/cpu_clones.h"
 #include "common/error.h"
@@ -135,23 +137,41 @@ void packPanel(const float* b, bool transposed, const Form& f, int64_t panel, in
   }
 }
 
-// The epilogue on a finished tile (rows x n), in place: the bias, then relu,
-// as the group's kernel would compute them in f32.
+// What follows the product on a finished tile (rows x cols at row stride
+// ldc), in place, each step rounded to f32 as the interpreter and the
+// group's kernel compute them: linear's own bias, then the epilogue's bias,
+// then relu.
 STITCH_CPU_CLONES("avx512f", "arch=x86-64-v3", "default")
-void applyEpilogue(float* c, int64_t rows, int64_t n, const float* bias, bool relu) {
+void finishTile(float* c, int64_t rows, int64_t ldc, int64_t cols, const float* linearBias,
+                const float* epilogueBias, bool relu) {
   for (int64_t r = 0; r < rows; ++r) {
-    float* row = c + r * n;
-    if (bias)
-      for (int64_t j = 0; j < n; ++j) row[j] += bias[j];
+    float* row = c + r * ldc;
+    if (linearBias)
+      for (int64_t j = 0; j < cols; ++j) row[j] += linearBias[j];
+    if (epilogueBias)
+      for (int64_t j = 0; j < cols; ++j) row[j] += epilogueBias[j];
     if (relu)  // NaN stays NaN
-      for (int64_t j = 0; j < n; ++j) row[j] = row[j] < 0 ? 0.0f : row[j];
+      for (int64_t j = 0; j < cols; ++j) row[j] = row[j] < 0 ? 0.0f : row[j];
   }
 }
+
+// At most this much more than an even share of C's columns for the busiest
+// thread when the threads split them by panels.
+constexpr double kColumnShareSlack = 1.125;
 
 }  // namespace
 
 ContractionKernel::ContractionKernel(Form form, int threads)
     : form_(form), threads_(threads), tileRows_(tileRowsFor(form, threads)) {}
+
+ContractionKernel::PanelRange ContractionKernel::panelsOfThread(int thread) const {
+  const int64_t first = panels_ * thread / threads_, end = panels_ * (thread + 1) / threads_;
+  return {first, end - first};
+}
+
+int64_t ContractionKernel::columnsOf(PanelRange range) const {
+  return std::min(form_.n, (range.first + range.count) * panel_) - range.first * panel_;
+}
 
 std::unique_ptr<ContractionKernel> ContractionKernel::create(const std::vector<const Node*>& nodes, int threads) {
   if (nodes.empty()) return nullptr;
@@ -174,7 +194,6 @@ std::unique_ptr<ContractionKernel> ContractionKernel::create(const std::vector<c
   }
   std::unique_ptr<ContractionKernel> kernel(new ContractionKernel(*f, std::max(threads, 1)));
   kernel->operands_ = std::move(operands);
-  const int64_t rows = kernel->tileRows_;
   // B in panels when C is wider than one pass of the GEMM kernel and a tile
   // has columns enough to reuse each panel: a pass over B in place reads
   // one vector per k at stride n, and for n a multiple of 256 (768, 1024)
@@ -182,22 +201,77 @@ std::unique_ptr<ContractionKernel> ContractionKernel::create(const std::vector<c
   // misses L1 and L2 on every block of columns ([512,768] @ [768,768] on
   // AVX2, one thread: 59 GFLOPS in place, 82 with n = 784).
   const int64_t panel = tensorop::gemmPassRows();
-  if (f->n > panel && rows >= kMinPackedTileRows) kernel->panel_ = panel;
+  if (f->n > panel && kernel->tileRows_ >= kMinPackedTileRows) {
+    kernel->panel_ = panel;
+    kernel->panels_ = (f->n + panel - 1) / panel;
+  }
+  // With one B the threads share its panels rather than C's row tiles, when
+  // that shares the columns about evenly: each thread packs its own panels
+  // and reads them back from its own L2 for every row tile, where row tiles
+  // would stream the whole packed B through each core once per tile
+  // (9.4 MB per thread and call for [512,768] @ [768,768] on 2 threads,
+  // against a 2 MiB L2). The row tiles then need not come in a multiple of
+  // the threads.
+  if (kernel->panel_ > 0 && f->batch == 1 && kernel->threads_ > 1 && kernel->panels_ >= kernel->threads_) {
+    int64_t widest = 0;
+    for (int t = 0; t < kernel->threads_; ++t) {
+      const PanelRange r = kernel->panelsOfThread(t);
+      widest = std::max(widest, kernel->columnsOf(r));
+    }
+    if (double(widest) * kernel->threads_ <= kColumnShareSlack * double(f->n)) {
+      kernel->byColumns_ = true;
+      kernel->tileRows_ = tileRowsFor(*f, 1);
+    }
+  }
+  const int64_t rows = kernel->tileRows_;
   try {
     for (const int64_t r : {rows, f->m % rows}) {
-      if (r == 0 || kernel->products_.count(r)) continue;
-      TileProducts& t = kernel->products_[r];
+      if (r == 0) continue;
       if (kernel->panel_ == 0) {
-        t.main = tileOperation(*f, r);
+        kernel->products_[{r, f->n}].main = tileOperation(*f, r);
         continue;
       }
-      t.main = panelOperation(*f, r, panel, f->n / panel, panel);
-      if (f->n % panel > 0) t.tail = panelOperation(*f, r, panel, 1, f->n % panel);
+      // Each distinct run of panels: its whole ones, then the narrower last.
+      for (int t = 0; t < (kernel->byColumns_ ? kernel->threads_ : 1); ++t) {
+        const PanelRange range = kernel->byColumns_ ? kernel->panelsOfThread(t) : PanelRange{0, kernel->panels_};
+        const int64_t cols = kernel->columnsOf(range);
+        if (kernel->products_.count({r, cols})) continue;
+        TileProducts& p = kernel->products_[{r, cols}];
+        if (cols >= panel) p.main = panelOperation(*f, r, panel, cols / panel, panel);
+        if (cols % panel > 0) p.tail = panelOperation(*f, r, panel, 1, cols % panel);
+      }
     }
   } catch (const tensorop::Error&) {
     return nullptr;  // the backend refuses these sizes: the interpreter's routine runs them
   }
   return kernel;
+}
+
+void ContractionKernel::runByColumns(const float* a, const float* b, float* packed, float* out,
+                                     const float* linearBias, const float* epilogueBias) const {
+  const Form& f = form_;
+#pragma omp parallel num_threads(threads_)
+  {
+    // A smaller team than asked for takes the missing threads' shares too.
+    for (int t = omp_get_thread_num(); t < threads_; t += omp_get_num_threads()) {
+      const PanelRange range = panelsOfThread(t);
+      if (range.count == 0) continue;
+      for (int64_t p = range.first; p < range.first + range.count; ++p)
+        packPanel(b, f.transposedB, f, panel_, p, packed + p * panel_ * f.k);
+      const int64_t c0 = range.first * panel_, cols = columnsOf(range), whole = cols / panel_ * panel_;
+      const float* bt = packed + c0 * f.k;
+      for (int64_t r0 = 0; r0 < f.m; r0 += tileRows_) {
+        const int64_t rows = std::min(tileRows_, f.m - r0);
+        const TileProducts& tp = products_.at({rows, cols});
+        float* ot = out + r0 * f.n + c0;
+        if (tp.main.isSetUp()) tp.main.execute(bt, a + r0 * f.k, ot);
+        if (tp.tail.isSetUp()) tp.tail.execute(bt + whole * f.k, a + r0 * f.k, ot + whole);
+        if (linearBias || epilogueBias || f.relu)
+          finishTile(ot, rows, f.n, cols, linearBias ? linearBias + c0 : nullptr,
+                     epilogueBias ? epilogueBias + c0 : nullptr, f.relu);
+      }
+    }
+  }
 }
 
 void ContractionKernel::run(const std::vector<const Tensor*>& operands, Tensor& out) const {
@@ -207,8 +281,7 @@ void ContractionKernel::run(const std::vector<const Tensor*>& operands, Tensor& 
   // B as the kernels read it: packed panels, or row-major [k, n] per batch
   // entry (the operand itself, or W transposed once per call).
   thread_local AlignedFloats staged;
-  const int64_t panels = panel_ > 0 ? (f.n + panel_ - 1) / panel_ : 0;
-  const int64_t bStride = panel_ > 0 ? panels * panel_ * f.k : f.k * f.n;
+  const int64_t bStride = panel_ > 0 ? panels_ * panel_ * f.k : f.k * f.n;
   const int64_t packedEntries = f.transposedB ? 1 : f.batch;
   if (panel_ > 0) {
     staged.resize(size_t(packedEntries * bStride));
@@ -223,14 +296,18 @@ void ContractionKernel::run(const std::vector<const Tensor*>& operands, Tensor& 
   const float* bias = f.bias ? static_cast<const float*>(operands[2]->rawData()) : nullptr;
   const float* epilogueBias =
       f.epilogueBias >= 0 ? static_cast<const float*>(operands[f.epilogueBias]->rawData()) : nullptr;
+  if (byColumns_) {
+    runByColumns(a, b, packed, o, bias, epilogueBias);
+    return;
+  }
   const int64_t tiles = (f.m + tileRows_ - 1) / tileRows_;
   const int64_t wholePanels = panel_ > 0 ? f.n / panel_ * panel_ : f.n;
 #pragma omp parallel num_threads(threads_)
   {
     if (panel_ > 0) {
 #pragma omp for schedule(static)
-      for (int64_t item = 0; item < packedEntries * panels; ++item) {
-        const int64_t bt = item / panels, p = item % panels;
+      for (int64_t item = 0; item < packedEntries * panels_; ++item) {
+        const int64_t bt = item / panels_, p = item % panels_;
         packPanel(b + bt * f.k * f.n, f.transposedB, f, panel_, p,
                   packed + bt * bStride + p * panel_ * f.k);
       }
@@ -243,13 +320,10 @@ void ContractionKernel::run(const std::vector<const Tensor*>& operands, Tensor& 
       // linear's W is one for the whole batch.
       const float* bb = f.transposedB ? bRead : bRead + bt * bStride;
       float* ot = o + (bt * f.m + r0) * f.n;
-      const TileProducts& t = products_.at(rows);
+      const TileProducts& t = products_.at({rows, f.n});
       t.main.execute(bb, at, ot);
       if (t.tail.isSetUp()) t.tail.execute(bb + wholePanels * f.k, at, ot + wholePanels);
-      // As the interpreter: the product rounded to f32, then the bias added in f32.
-      if (bias)
-        for (int64_t i = 0; i < rows * f.n; ++i) ot[i] += bias[i % f.n];
-      if (f.epilogueBias >= 0 || f.relu) applyEpilogue(ot, rows, f.n, epilogueBias, f.relu);
+      if (bias || epilogueBias || f.relu) finishTile(ot, rows, f.n, f.n, bias, epilogueBias, f.relu);
     }
   }
 }

@@ -60,15 +60,29 @@ class ContractionKernel {
     bool relu = false;          // the epilogue's relu
   };
   const Form& form() const { return form_; }
+  // Whether the threads share C's columns (each packs and multiplies its
+  // own run of B's panels) rather than its row tiles.
+  bool sharesColumns() const { return byColumns_; }
 
  private:
   ContractionKernel(Form form, int threads);
-  // C tile (rows x n, row-major) = A rows (stride k) x B: the whole of it,
-  // or (B packed) the whole panels, then the narrower last one.
+  // C tile (rows x columns, row stride n) = A rows (stride k) x B: the whole
+  // of it, or (B packed) the whole panels, then the narrower last one.
   struct TileProducts {
     tensorop::TensorOperation main;
     tensorop::TensorOperation tail;
   };
+
+  // The panels [first, first + count) one thread packs and multiplies every
+  // row tile by, when the threads share C's columns (byColumns_).
+  struct PanelRange {
+    int64_t first = 0, count = 0;
+  };
+  PanelRange panelsOfThread(int thread) const;
+  // The columns of C a run of panels covers (the last panel may be narrower).
+  int64_t columnsOf(PanelRange range) const;
+  void runByColumns(const float* a, const float* b, float* packed, float* out, const float* bias,
+                    const float* epilogueBias) const;
 
   Form form_;
   std::vector<const Value*> operands_;
@@ -76,8 +90,13 @@ class ContractionKernel {
   int64_t tileRows_ = 1;
   // > 0: B is packed per call into panels of this many columns of C.
   int64_t panel_ = 0;
-  // Keyed by rows: full tiles and the shorter last one.
-  std::map<int64_t, TileProducts> products_;
+  int64_t panels_ = 0;
+  // The threads share C's columns, a run of panels each, instead of its
+  // row tiles (see create()).
+  bool byColumns_ = false;
+  // Keyed by the rows and columns of C a call covers: full tiles and the
+  // shorter last one, all of C's columns or (byColumns_) each thread's.
+  std::map<std::pair<int64_t, int64_t>, TileProducts> products_;
 };
 
 }  // namespace stitch

@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "compiled_program.h"
+#include "runtime/contraction_kernel.h"
 
 namespace stitch {
 namespace {
@@ -166,6 +167,55 @@ def f(x: torch.Tensor, w1: torch.Tensor, w2: torch.Tensor, w3: torch.Tensor, w4:
   for (size_t i = 0; i < one.size(); ++i)
     EXPECT_EQ(std::memcmp(one[i].rawData(), three[i].rawData(), (size_t)one[i].numel() * sizeof(float)), 0)
         << "output " << i;
+}
+
+// A wide C with one B: the threads share its columns, each packing and
+// multiplying its own run of B's panels (the last one narrower), where
+// their shares are about even; otherwise its row tiles. Both ways, with
+// linear's bias and an epilogue's bias and relu on each thread's columns,
+// every element is the same f32 sum in the same order: the same bits on 1,
+// 2, 3 and 5 threads, and the interpreter's values within tolerance.
+TEST(ContractionKernel, ThreadsSharingColumnsOrRowTilesGiveTheSameBits) {
+  useScratchCache();
+  const std::string source = R"PY(
+def f(x: torch.Tensor, w: torch.Tensor, b: torch.Tensor, wl: torch.Tensor, bl: torch.Tensor):
+    return torch.relu(x @ w + b), torch.nn.functional.linear(x, wl, bl)
+)PY";
+  const int64_t rows = 70 + randIn(0, 60), k = 100 + randIn(0, 100), n = 768 - randIn(1, 38);
+  auto spec = [](const char* name, std::initializer_list<int64_t> s) {
+    std::string text = std::string(name) + "=f32[";
+    for (int64_t d : s) text += (text.back() == '[' ? "" : ",") + std::to_string(d);
+    return text + "]";
+  };
+  const std::vector<std::string> specs{spec("x", {rows, k}), spec("w", {k, n}), spec("b", {n}),
+                                       spec("wl", {n, k}), spec("bl", {n})};
+  const IValueList in{randomTensor({rows, k}, DType::f32), randomTensor({k, n}, DType::f32),
+                      randomTensor({n}, DType::f32), randomTensor({n, k}, DType::f32),
+                      randomTensor({n}, DType::f32)};
+  std::vector<std::vector<Tensor>> runs;
+  for (int threads : {1, 2, 3, 5}) {
+    SCOPED_TRACE(threads);
+    Compiled c = compileProgram(source, "f", specs, threads);
+    int contractions = 0;
+    for (const Kernel& kernel : c.exe->kernelGraph().kernels) {
+      if (kernel.kind != KernelKind::Contraction) continue;
+      ++contractions;
+      std::unique_ptr<ContractionKernel> ck = ContractionKernel::create(kernel.nodes, threads);
+      ASSERT_TRUE(ck);
+      // 12 panels of 64 columns: 6 or 4 a thread on 2 or 3 threads; on 5,
+      // 3 of them for one thread is 25% over an even share.
+      EXPECT_EQ(ck->sharesColumns(), threads == 2 || threads == 3);
+    }
+    EXPECT_EQ(contractions, 2);
+    IValueList got = c.exe->run(cloneInputs(in));
+    expectSameOutputs(got, interpret(*c.result.parsed, cloneInputs(in)), 1e-4);
+    runs.push_back(tensorsOf(got));
+  }
+  for (size_t r = 1; r < runs.size(); ++r)
+    for (size_t i = 0; i < runs[0].size(); ++i)
+      EXPECT_EQ(std::memcmp(runs[0][i].rawData(), runs[r][i].rawData(),
+                            size_t(runs[0][i].numel()) * sizeof(float)), 0)
+          << "output " << i << ", run " << r;
 }
 
 }  // namespace
