@@ -3,10 +3,9 @@
 #include <algorithm>
 #include <initializer_list>
 #include <map>
-#include <optional>
 #include <omp.h>
+#include <optional>
 #include <string>
-#include <tuple>
 
 #include "common/cpu_clones.h"
 #include "common/error.h"
