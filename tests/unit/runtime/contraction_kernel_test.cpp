@@ -33,6 +33,21 @@ std::vector<Tensor> tensorsOf(const IValueList& outputs) {
   return ts;
 }
 
+// "name=f32[d0,d1,...]", a compile spec.
+std::string f32Spec(const char* name, const Shape& shape) {
+  std::string text = std::string(name) + "=f32[";
+  for (size_t i = 0; i < shape.size(); ++i) text += (i ? "," : "") + std::to_string(shape[i]);
+  return text + "]";
+}
+
+// Two runs' outputs, element for element the same bits.
+void expectSameBits(const std::vector<Tensor>& a, const std::vector<Tensor>& b) {
+  ASSERT_EQ(a.size(), b.size());
+  for (size_t i = 0; i < a.size(); ++i)
+    EXPECT_EQ(std::memcmp(a[i].rawData(), b[i].rawData(), (size_t)a[i].numel() * sizeof(float)), 0)
+        << "output " << i;
+}
+
 TEST(ContractionKernel, PredefinedAndGeneratedAgreeWithTheInterpreter) {
   useScratchCache();
   Compiled c = compileProgram(R"PY(
@@ -132,15 +147,10 @@ def f(x: torch.Tensor, w1: torch.Tensor, w2: torch.Tensor, w3: torch.Tensor, w4:
     return y1, y2, y3, y4, y5, y6, y7, z, y8
 )PY";
   const int64_t rows = 64 + randIn(0, 40), k = 130 + randIn(0, 70), n = 64 + randIn(0, 60);
-  auto spec = [](const char* name, Shape s) {
-    std::string text = std::string(name) + "=f32[";
-    for (size_t i = 0; i < s.size(); ++i) text += (i ? "," : "") + std::to_string(s[i]);
-    return text + "]";
-  };
-  std::vector<std::string> specs{spec("x", {rows, k})};
-  for (const char* w : {"w1", "w2", "w3", "w4", "w5", "w6", "w7"}) specs.push_back(spec(w, {k, n}));
-  for (const std::string& s : {spec("b", {n}), spec("wl", {n, k}), spec("bl", {n}), spec("m", {rows, n}),
-                               spec("b2", {n}), spec("b6", {n})})
+  std::vector<std::string> specs{f32Spec("x", {rows, k})};
+  for (const char* w : {"w1", "w2", "w3", "w4", "w5", "w6", "w7"}) specs.push_back(f32Spec(w, {k, n}));
+  for (const std::string& s : {f32Spec("b", {n}), f32Spec("wl", {n, k}), f32Spec("bl", {n}),
+                               f32Spec("m", {rows, n}), f32Spec("b2", {n}), f32Spec("b6", {n})})
     specs.push_back(s);
   IValueList in{randomTensor({rows, k}, DType::f32)};
   for (int i = 0; i < 7; ++i) in.push_back(randomTensor({k, n}, DType::f32));
@@ -162,11 +172,7 @@ def f(x: torch.Tensor, w1: torch.Tensor, w2: torch.Tensor, w3: torch.Tensor, w4:
     expectSameOutputs(got, interpret(*c.result.parsed, cloneInputs(in)), 1e-4);
     runs.push_back(got);
   }
-  std::vector<Tensor> one = tensorsOf(runs[0]), three = tensorsOf(runs[1]);
-  ASSERT_EQ(one.size(), three.size());
-  for (size_t i = 0; i < one.size(); ++i)
-    EXPECT_EQ(std::memcmp(one[i].rawData(), three[i].rawData(), (size_t)one[i].numel() * sizeof(float)), 0)
-        << "output " << i;
+  expectSameBits(tensorsOf(runs[0]), tensorsOf(runs[1]));
 }
 
 // A wide C with one B: the threads share its columns, each packing and
@@ -182,13 +188,8 @@ def f(x: torch.Tensor, w: torch.Tensor, b: torch.Tensor, wl: torch.Tensor, bl: t
     return torch.relu(x @ w + b), torch.nn.functional.linear(x, wl, bl)
 )PY";
   const int64_t rows = 70 + randIn(0, 60), k = 100 + randIn(0, 100), n = 768 - randIn(1, 38);
-  auto spec = [](const char* name, std::initializer_list<int64_t> s) {
-    std::string text = std::string(name) + "=f32[";
-    for (int64_t d : s) text += (text.back() == '[' ? "" : ",") + std::to_string(d);
-    return text + "]";
-  };
-  const std::vector<std::string> specs{spec("x", {rows, k}), spec("w", {k, n}), spec("b", {n}),
-                                       spec("wl", {n, k}), spec("bl", {n})};
+  const std::vector<std::string> specs{f32Spec("x", {rows, k}), f32Spec("w", {k, n}), f32Spec("b", {n}),
+                                       f32Spec("wl", {n, k}), f32Spec("bl", {n})};
   const IValueList in{randomTensor({rows, k}, DType::f32), randomTensor({k, n}, DType::f32),
                       randomTensor({n}, DType::f32), randomTensor({n, k}, DType::f32),
                       randomTensor({n}, DType::f32)};
@@ -211,11 +212,10 @@ def f(x: torch.Tensor, w: torch.Tensor, b: torch.Tensor, wl: torch.Tensor, bl: t
     expectSameOutputs(got, interpret(*c.result.parsed, cloneInputs(in)), 1e-4);
     runs.push_back(tensorsOf(got));
   }
-  for (size_t r = 1; r < runs.size(); ++r)
-    for (size_t i = 0; i < runs[0].size(); ++i)
-      EXPECT_EQ(std::memcmp(runs[0][i].rawData(), runs[r][i].rawData(),
-                            size_t(runs[0][i].numel()) * sizeof(float)), 0)
-          << "output " << i << ", run " << r;
+  for (size_t r = 1; r < runs.size(); ++r) {
+    SCOPED_TRACE("run " + std::to_string(r));
+    expectSameBits(runs[0], runs[r]);
+  }
 }
 
 }  // namespace
