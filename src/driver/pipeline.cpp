@@ -237,6 +237,7 @@ PipelineResult runPipeline(const SourceModule& module, const std::string& fn,
   // a GPU a reduction's lanes are a block's threads.
   code.linearizing.threadLanes = options.target == RenderTarget::Cuda;
   code.linearizing.tilesInOutputs = options.target != RenderTarget::Cuda;
+  code.linearizing.flatRows = options.target != RenderTarget::Cuda;
   runCodePass(
       "linearize", logger, [&] { code.uops = linearizeKernels(code.kernels, code.linearizing); },
       [&] { return printKernelUOps(code.uops); });

@@ -49,6 +49,10 @@ struct LinearizeOptions {
   // output's memory (output_tile.h): the C target (on a GPU the tile is
   // shared memory, cheaper than the output's global memory).
   bool tilesInOutputs = true;
+  // A row loop around a slice of its columns runs as one flat loop when the
+  // block writes the other columns again right after (flat_rows.h): the C
+  // target, where one thread runs a block's loops in order.
+  bool flatRows = true;
 };
 
 // kernel.kind must be KernelKind::GraphDefined.

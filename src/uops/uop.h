@@ -100,6 +100,11 @@ class UOpGraph {
   int constInt(int64_t v, DType dtype = DType::i64);
   int constFloat(double v, DType dtype);
   int alu(AluOp op, DType dtype, std::vector<int> src);
+  // Gives LOOP `loop` new bounds (CONSTs or values defined before it) after
+  // its body is in place, and recomputes the ranges of the uops after it;
+  // for a caller that has checked what the body means over the new range
+  // (flat_rows.h).
+  void setLoopBounds(int loop, int start, int end);
 
   const std::vector<UOp>& uops() const { return uops_; }
   const UOp& at(int id) const { return uops_.at(id); }

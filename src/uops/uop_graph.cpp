@@ -82,6 +82,13 @@ int UOpGraph::add(UOp u, bool cachable) {
   return append(std::move(u), cachable && mergeable(u.kind));
 }
 
+void UOpGraph::setLoopBounds(int loop, int start, int end) {
+  STITCH_ASSERT(uops_.at(loop).kind == UOpKind::Loop && start < loop && end < loop, "setLoopBounds: %", loop,
+                " is not a LOOP with bounds defined before it");
+  uops_[loop].src = {start, end};
+  for (size_t i = loop; i < uops_.size(); ++i) computeRange(uops_[i], uops_);
+}
+
 int UOpGraph::append(UOp u, bool cachable) {
   if (u.kind == UOpKind::Const) {
     if (u.dtype == DType::b8) u.ival = u.ival != 0;

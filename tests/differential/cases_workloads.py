@@ -20,6 +20,17 @@ def func(a: torch.Tensor, b: torch.Tensor, n: int):
     b[i] = b[i] + 1
   return b
 """, {"a": ("f32", [4, 3]), "b": ("f32", [5, 3]), "n": 3}, fn="func"),
+    # The class scores first, a few box columns after them: the scores'
+    # loop runs over a block's rows back to back and computes the box
+    # columns too, which their own loops then write again.
+    case("head_scores_then_box_columns_in_place", """
+def f(p: torch.Tensor, anchors: torch.Tensor):
+    y = p.clone()
+    y[..., :40].sigmoid_()
+    y[..., 40:42] = y[..., 40:42].exp() * anchors
+    y[..., 42:] = torch.tanh(y[..., 42:])
+    return y
+""", {"p": ("f32", [2, 12, 12, 45]), "anchors": ("f32", [2, 12, 12, 2])}),
     case("multi_scale_bbox_decode", """
 def decode_bboxes(bboxes, pred_bboxes, stride: float):
     xy_centers = (bboxes[..., :2] + bboxes[..., 2:]) * 0.5 + (

@@ -135,7 +135,11 @@ void expectRowTilesFilledOncePerRow(const Program& p, bool viewOnHost) {
   for (const LocalBuffer& local : k.block.locals)
     EXPECT_LT(local.elements, p.args[0].shapes[0].back()) << "a whole row buffered";
   expectMatchesInterpreter(p, *g, k);
-  KernelUOps uops = linearize(k);
+  // Counted on the loop per row: a long piece that runs flat computes its
+  // short rest's columns too (ALongPieceWithAShortRestRunsOverTheRowsFlat).
+  LinearizeOptions perRow;
+  perRow.flatRows = false;
+  KernelUOps uops = linearize(k, perRow);
   SCOPED_TRACE(uops.uops.str());
   // Loop depth at each DEFINE_LOCAL and at the output's STORE.
   int depth = 0, storeDepth = -1;
@@ -191,6 +195,17 @@ TEST(FusedLinearize, TilesOfAViewedRowAreFilledOncePerRow) {
                                  true);
 }
 
+// The uops of a large head's one kernel (the view left to the host),
+// whose results the evaluator checks against the interpreter first.
+KernelUOps headUOps(const Program& p, const LinearizeOptions& options = {}) {
+  auto g = simplifiedGraph(p);
+  KernelGraph kernels = oneGroupsKernels(*g, true);
+  EXPECT_EQ(kernels.kernels.size(), 1u);
+  if (kernels.kernels.size() != 1) return {};
+  expectMatchesInterpreter(p, *g, kernels.kernels[0]);
+  return linearize(kernels.kernels[0], options);
+}
+
 // The same head over 16 x 16 cells: the short pieces of a row (the 2-column
 // slices, scalar sigmoids and exps in loops of 2) run in a loop over the
 // cells of their own, apart from the long piece (the 81 class sigmoids),
@@ -198,12 +213,7 @@ TEST(FusedLinearize, TilesOfAViewedRowAreFilledOncePerRow) {
 // still written once, with the interpreter's values.
 TEST(FusedLinearize, ShortPiecesOfARowRunApartFromTheLongOne) {
   const int64_t c = testing::randInt(12, 90);
-  Program p{"large_head", kDetectionHead, {T({1, 3, 16, 16, c}), T({1, 1, 16, 16, 2})}};
-  auto g = simplifiedGraph(p);
-  KernelGraph kernels = oneGroupsKernels(*g, true);
-  ASSERT_EQ(kernels.kernels.size(), 1u);
-  expectMatchesInterpreter(p, *g, kernels.kernels[0]);
-  KernelUOps uops = linearize(kernels.kernels[0]);
+  KernelUOps uops = headUOps({"large_head", kDetectionHead, {T({1, 3, 16, 16, c}), T({1, 1, 16, 16, 2})}});
   SCOPED_TRACE(uops.uops.str());
   // The loop around each transcendental's loop, by the length of the latter.
   std::vector<int> open;
@@ -225,6 +235,60 @@ TEST(FusedLinearize, ShortPiecesOfARowRunApartFromTheLongOne) {
     const UOp& loop = uops.uops.at(parent);
     EXPECT_EQ(uops.uops.at(loop.src[1]).ival - uops.uops.at(loop.src[0]).ival, 16) << "not the loop over cells";
   }
+}
+
+// The trips of the longest loop around a sigmoid, and of the loop around it.
+std::pair<int64_t, int64_t> longestSigmoidLoop(const UOpGraph& g) {
+  auto trips = [&](int loop) { return g.at(g.at(loop).src[1]).ival - g.at(g.at(loop).src[0]).ival; };
+  std::vector<int> open;
+  std::pair<int64_t, int64_t> longest{0, 0};
+  for (int id = 0; id < g.size(); ++id) {
+    const UOp& u = g.at(id);
+    if (u.kind == UOpKind::Loop) open.push_back(id);
+    if (u.kind == UOpKind::EndLoop && !open.empty() && u.src[0] == open.back()) open.pop_back();
+    if (u.kind == UOpKind::Alu && u.alu == AluOp::Sigmoid && open.size() >= 2 && trips(open.back()) > longest.first)
+      longest = {trips(open.back()), trips(open[open.size() - 2])};
+  }
+  return longest;
+}
+
+// The head's long piece (the class sigmoids, c - 4 columns) beside a short
+// rest of 4 columns runs as one loop over a block's 16 rows back to back
+// (flat_rows.h), not 16 loops of c - 4 trips; the short pieces after it
+// write the 4 extra columns of each row again. The evaluator starts the
+// output at 12345 and the extra columns hold sigmoids until then: a column
+// left unwritten or written in the wrong order fails the comparison. On
+// the CUDA target (flatRows off) the nest stays.
+TEST(FusedLinearize, ALongPieceWithAShortRestRunsOverTheRowsFlat) {
+  const int64_t c = testing::randInt(40, 90);
+  const Program p{"large_head", kDetectionHead, {T({1, 3, 16, 16, c}), T({1, 1, 16, 16, 2})}};
+  KernelUOps flat = headUOps(p);
+  EXPECT_EQ(longestSigmoidLoop(flat.uops), std::make_pair(15 * c + c - 4, int64_t{1})) << flat.uops.str();
+  LinearizeOptions nested;
+  nested.flatRows = false;
+  KernelUOps rows = headUOps(p, nested);
+  EXPECT_EQ(longestSigmoidLoop(rows.uops), std::make_pair(c - 4, int64_t{16})) << rows.uops.str();
+}
+
+// A long piece that reads an operand of its columns only (a scale per
+// class) or a rest too large for the columns computed in vain keeps the
+// loop per row, with the interpreter's values.
+TEST(FusedLinearize, ALongPieceReadingAPerColumnOperandKeepsItsRows) {
+  const int64_t c = testing::randInt(40, 90);
+  const char* scaled = R"(
+def f(p: torch.Tensor, grid: torch.Tensor, w: torch.Tensor):
+    y = p.clone()
+    y[..., 0:2] = torch.sigmoid(y[..., 0:2]) + grid
+    y[..., 2:4] = torch.exp(y[..., 2:4])
+    y[..., 4:] = torch.sigmoid(y[..., 4:]) * w
+    return y.view(1, -1, y.size(4))
+)";
+  KernelUOps uops = headUOps({"scaled_head", scaled, {T({1, 3, 16, 16, c}), T({1, 1, 16, 16, 2}), T({c - 4})}});
+  EXPECT_EQ(longestSigmoidLoop(uops.uops).first, c - 4) << uops.uops.str();
+  const int64_t narrow = testing::randInt(12, 35);  // a rest of 4 over an eighth of narrow - 4
+  KernelUOps narrowUOps =
+      headUOps({"narrow_head", kDetectionHead, {T({1, 3, 16, 16, narrow}), T({1, 1, 16, 16, 2})}});
+  EXPECT_EQ(longestSigmoidLoop(narrowUOps.uops).first, narrow - 4) << narrowUOps.uops.str();
 }
 
 }  // namespace
