@@ -80,6 +80,14 @@ static inline void stitch_km_pow2(float shifted, float* s1, float* s2) {
   *s1 = stitch_km_asfloat((uint32_t)(k - half + 127) << 23);
   *s2 = stitch_km_asfloat((uint32_t)(half + 127) << 23);
 }
+/* 2^(k - 1) from shifted = 1.5 * 2^23 + k, one factor where k is in
+ * [-125, 128] (a caller's clamp to [-18, 89]): 2^(k - 1) (1 + p) then
+ * doubled rounds once and overflows at k = 128 exactly as the two factors
+ * do (the same bits for every float input), in 2 integer operations, not
+ * 6. */
+static inline float stitch_km_pow2_half(float shifted) {
+  return stitch_km_asfloat((stitch_km_asuint(shifted) - 0x4B400000u + 126u) << 23);
+}
 /* exp(x): exp(89) overflows, exp(-104) underflows to 0. */
 static inline float stitch_kexp_f32(float x) {
   float shifted, s1, s2;
@@ -93,13 +101,13 @@ static inline float stitch_kexp_f32(float x) {
  * terms never nearly cancel. Below -18, expm1 is -1 in float32; expm1(-0)
  * is -0. */
 static inline float stitch_kexpm1_f32(float x) {
-  float shifted, s1, s2;
+  float shifted;
   float c = stitch_km_clamp(x, -18.0f, 89.0f);
   float r = stitch_km_reduce(c, &shifted);
-  stitch_km_pow2(shifted, &s1, &s2);
+  float h = stitch_km_pow2_half(shifted);
   float p = stitch_km_expm1_poly(r);
-  float s = s1 * s2;
-  float big = fmaf(fmaf(s1, p, s1), s2, -1.0f); /* k large: s - 1 would round */
+  float s = h * 2.0f;
+  float big = fmaf(fmaf(h, p, h), 2.0f, -1.0f); /* k large: s - 1 would round */
   float e = fmaf(s, p, s - 1.0f);
   e = c > 60.0f ? big : e;
   return x == 0.0f ? x : e;
@@ -125,8 +133,14 @@ static inline float stitch_ktanh_f32(float x) {
   return copysignf(e / (e + 2.0f), x);
 }
 /* 1 / (1 + exp(-x)), as the reference defines sigmoid: 0 below about
- * -88.7, where exp(-x) overflows. */
-static inline float stitch_ksigmoid_f32(float x) { return 1.0f / (1.0f + stitch_kexp_f32(-x)); }
+ * -88.7, where exp(-x) overflows. Below exp(-18), 1 + exp(-x) rounds to 1,
+ * so -x is clamped to [-18, 89] and 2^k takes one factor. */
+static inline float stitch_ksigmoid_f32(float x) {
+  float shifted;
+  float r = stitch_km_reduce(stitch_km_clamp(-x, -18.0f, 89.0f), &shifted);
+  float h = stitch_km_pow2_half(shifted);
+  return 1.0f / (1.0f + fmaf(h, stitch_km_exp_poly(r), h) * 2.0f);
+}
 /* x * sigmoid(x) */
 static inline float stitch_ksilu_f32(float x) { return x * stitch_ksigmoid_f32(x); }
 /* erf(x). Below |x| = 0.75: x (c0 + x^2 Q(x^2)), Q of degree 5, c0 + x^2 Q
