@@ -88,6 +88,13 @@ static inline void stitch_km_pow2(float shifted, float* s1, float* s2) {
 static inline float stitch_km_pow2_half(float shifted) {
   return stitch_km_asfloat((stitch_km_asuint(shifted) - 0x4B400000u + 126u) << 23);
 }
+/* exp(x) for x in [-18, 89] (or NaN), where 2^k takes one factor. */
+static inline float stitch_km_exp_narrow(float x) {
+  float shifted;
+  float r = stitch_km_reduce(x, &shifted);
+  float h = stitch_km_pow2_half(shifted);
+  return fmaf(h, stitch_km_exp_poly(r), h) * 2.0f;
+}
 /* exp(x): exp(89) overflows, exp(-104) underflows to 0. */
 static inline float stitch_kexp_f32(float x) {
   float shifted, s1, s2;
@@ -136,10 +143,7 @@ static inline float stitch_ktanh_f32(float x) {
  * -88.7, where exp(-x) overflows. Below exp(-18), 1 + exp(-x) rounds to 1,
  * so -x is clamped to [-18, 89] and 2^k takes one factor. */
 static inline float stitch_ksigmoid_f32(float x) {
-  float shifted;
-  float r = stitch_km_reduce(stitch_km_clamp(-x, -18.0f, 89.0f), &shifted);
-  float h = stitch_km_pow2_half(shifted);
-  return 1.0f / (1.0f + fmaf(h, stitch_km_exp_poly(r), h) * 2.0f);
+  return 1.0f / (1.0f + stitch_km_exp_narrow(stitch_km_clamp(-x, -18.0f, 89.0f)));
 }
 /* x * sigmoid(x) */
 static inline float stitch_ksilu_f32(float x) { return x * stitch_ksigmoid_f32(x); }
@@ -172,7 +176,7 @@ static inline float stitch_kerf_f32(float x) {
   r = fmaf(r, t, 0x1.20ae02p-1f);
   r = fmaf(r, t, 0x1.6494e4p-18f);
   float hi = c * c, lo = fmaf(c, c, -hi);
-  float e = stitch_kexp_f32(-hi);
+  float e = stitch_km_exp_narrow(-hi); /* -hi in [-16, 0] */
   e = fmaf(-lo, e, e);
   float large = copysignf(fmaf(-e, r, 1.0f), x);
   return a < 0.75f ? small : large;
