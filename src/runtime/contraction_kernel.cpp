@@ -154,18 +154,21 @@ void finishTile(float* c, int64_t rows, int64_t ldc, int64_t cols, const float* 
   }
 }
 
-// At most this much more than an even share of C's columns for the busiest
-// thread when the threads split them by panels.
-constexpr double kColumnShareSlack = 1.125;
+// Chunks of C's columns per thread when the threads share them: a thread
+// that other work on its core slows takes fewer (a static split made the
+// other wait for it: layernorm_gelu_mlp's product at 5.4 ms against 3.3
+// in a noisy minute), and a chunk of a few panels still keeps its packed B
+// in L2 for every row tile.
+constexpr int64_t kChunksPerThread = 3;
 
 }  // namespace
 
 ContractionKernel::ContractionKernel(Form form, int threads)
     : form_(form), threads_(threads), tileRows_(tileRowsFor(form, threads)) {}
 
-ContractionKernel::PanelRange ContractionKernel::panelsOfThread(int thread) const {
-  const int64_t first = panels_ * thread / threads_, end = panels_ * (thread + 1) / threads_;
-  return {first, end - first};
+ContractionKernel::PanelRange ContractionKernel::panelsOfChunk(int64_t chunk) const {
+  const int64_t first = chunk * chunkPanels_;
+  return {first, std::min(chunkPanels_, panels_ - first)};
 }
 
 int64_t ContractionKernel::columnsOf(PanelRange range) const {
@@ -204,21 +207,20 @@ std::unique_ptr<ContractionKernel> ContractionKernel::create(const std::vector<c
     kernel->panel_ = panel;
     kernel->panels_ = (f->n + panel - 1) / panel;
   }
-  // With one B the threads share its panels rather than C's row tiles, when
-  // that shares the columns about evenly: each thread packs its own panels
-  // and reads them back from its own L2 for every row tile, where row tiles
-  // would stream the whole packed B through each core once per tile
-  // (9.4 MB per thread and call for [512,768] @ [768,768] on 2 threads,
-  // against a 2 MiB L2). The row tiles then need not come in a multiple of
-  // the threads.
-  if (kernel->panel_ > 0 && f->batch == 1 && kernel->threads_ > 1 && kernel->panels_ >= kernel->threads_) {
-    int64_t widest = 0;
-    for (int t = 0; t < kernel->threads_; ++t) {
-      const PanelRange r = kernel->panelsOfThread(t);
-      widest = std::max(widest, kernel->columnsOf(r));
-    }
-    if (double(widest) * kernel->threads_ <= kColumnShareSlack * double(f->n)) {
+  // With one B the threads share its panels rather than C's row tiles, in
+  // chunks of panels, when there are at least two chunks per thread: a
+  // thread packs a chunk's panels and reads them back from its own L2 for
+  // every row tile, where row tiles would stream the whole packed B through
+  // each core once per tile (9.4 MB per thread and call for [512,768] @
+  // [768,768] on 2 threads, against a 2 MiB L2). The row tiles then need
+  // not come in a multiple of the threads.
+  if (kernel->panel_ > 0 && f->batch == 1 && kernel->threads_ > 1) {
+    const int64_t chunkPanels = std::max<int64_t>(1, kernel->panels_ / (kChunksPerThread * kernel->threads_));
+    const int64_t chunks = (kernel->panels_ + chunkPanels - 1) / chunkPanels;
+    if (chunks >= 2 * kernel->threads_) {
       kernel->byColumns_ = true;
+      kernel->chunkPanels_ = chunkPanels;
+      kernel->chunks_ = chunks;
       kernel->tileRows_ = tileRowsFor(*f, 1);
     }
   }
@@ -230,9 +232,10 @@ std::unique_ptr<ContractionKernel> ContractionKernel::create(const std::vector<c
         kernel->products_[{r, f->n}].main = tileOperation(*f, r);
         continue;
       }
-      // Each distinct run of panels: its whole ones, then the narrower last.
-      for (int t = 0; t < (kernel->byColumns_ ? kernel->threads_ : 1); ++t) {
-        const PanelRange range = kernel->byColumns_ ? kernel->panelsOfThread(t) : PanelRange{0, kernel->panels_};
+      // Each distinct run of panels (a whole chunk, the last one): its whole
+      // ones, then the narrower last.
+      for (const int64_t chunk : {int64_t{0}, kernel->chunks_ - 1}) {
+        const PanelRange range = kernel->byColumns_ ? kernel->panelsOfChunk(chunk) : PanelRange{0, kernel->panels_};
         const int64_t cols = kernel->columnsOf(range);
         if (kernel->products_.count({r, cols})) continue;
         TileProducts& p = kernel->products_[{r, cols}];
@@ -249,26 +252,22 @@ std::unique_ptr<ContractionKernel> ContractionKernel::create(const std::vector<c
 void ContractionKernel::runByColumns(const float* a, const float* b, float* packed, float* out,
                                      const float* linearBias, const float* epilogueBias) const {
   const Form& f = form_;
-#pragma omp parallel num_threads(threads_)
-  {
-    // A smaller team than asked for takes the missing threads' shares too.
-    for (int t = omp_get_thread_num(); t < threads_; t += omp_get_num_threads()) {
-      const PanelRange range = panelsOfThread(t);
-      if (range.count == 0) continue;
-      for (int64_t p = range.first; p < range.first + range.count; ++p)
-        packPanel(b, f.transposedB, f, panel_, p, packed + p * panel_ * f.k);
-      const int64_t c0 = range.first * panel_, cols = columnsOf(range), whole = cols / panel_ * panel_;
-      const float* bt = packed + c0 * f.k;
-      for (int64_t r0 = 0; r0 < f.m; r0 += tileRows_) {
-        const int64_t rows = std::min(tileRows_, f.m - r0);
-        const TileProducts& tp = products_.at({rows, cols});
-        float* ot = out + r0 * f.n + c0;
-        if (tp.main.isSetUp()) tp.main.execute(bt, a + r0 * f.k, ot);
-        if (tp.tail.isSetUp()) tp.tail.execute(bt + whole * f.k, a + r0 * f.k, ot + whole);
-        if (linearBias || epilogueBias || f.relu)
-          finishTile(ot, rows, f.n, cols, linearBias ? linearBias + c0 : nullptr,
-                     epilogueBias ? epilogueBias + c0 : nullptr, f.relu);
-      }
+#pragma omp parallel for num_threads(threads_) schedule(dynamic, 1)
+  for (int64_t chunk = 0; chunk < chunks_; ++chunk) {
+    const PanelRange range = panelsOfChunk(chunk);
+    for (int64_t p = range.first; p < range.first + range.count; ++p)
+      packPanel(b, f.transposedB, f, panel_, p, packed + p * panel_ * f.k);
+    const int64_t c0 = range.first * panel_, cols = columnsOf(range), whole = cols / panel_ * panel_;
+    const float* bt = packed + c0 * f.k;
+    for (int64_t r0 = 0; r0 < f.m; r0 += tileRows_) {
+      const int64_t rows = std::min(tileRows_, f.m - r0);
+      const TileProducts& tp = products_.at({rows, cols});
+      float* ot = out + r0 * f.n + c0;
+      if (tp.main.isSetUp()) tp.main.execute(bt, a + r0 * f.k, ot);
+      if (tp.tail.isSetUp()) tp.tail.execute(bt + whole * f.k, a + r0 * f.k, ot + whole);
+      if (linearBias || epilogueBias || f.relu)
+        finishTile(ot, rows, f.n, cols, linearBias ? linearBias + c0 : nullptr,
+                   epilogueBias ? epilogueBias + c0 : nullptr, f.relu);
     }
   }
 }

@@ -60,8 +60,8 @@ class ContractionKernel {
     bool relu = false;          // the epilogue's relu
   };
   const Form& form() const { return form_; }
-  // Whether the threads share C's columns (each packs and multiplies its
-  // own run of B's panels) rather than its row tiles.
+  // Whether the threads share C's columns (each packs and multiplies the
+  // runs of B's panels it takes) rather than its row tiles.
   bool sharesColumns() const { return byColumns_; }
 
  private:
@@ -73,12 +73,13 @@ class ContractionKernel {
     tensorop::TensorOperation tail;
   };
 
-  // The panels [first, first + count) one thread packs and multiplies every
-  // row tile by, when the threads share C's columns (byColumns_).
+  // The panels [first, first + count) of a chunk, which one thread packs
+  // and multiplies every row tile by, when the threads share C's columns
+  // (byColumns_).
   struct PanelRange {
     int64_t first = 0, count = 0;
   };
-  PanelRange panelsOfThread(int thread) const;
+  PanelRange panelsOfChunk(int64_t chunk) const;
   // The columns of C a run of panels covers (the last panel may be narrower).
   int64_t columnsOf(PanelRange range) const;
   void runByColumns(const float* a, const float* b, float* packed, float* out, const float* bias,
@@ -91,11 +92,12 @@ class ContractionKernel {
   // > 0: B is packed per call into panels of this many columns of C.
   int64_t panel_ = 0;
   int64_t panels_ = 0;
-  // The threads share C's columns, a run of panels each, instead of its
-  // row tiles (see create()).
+  // The threads share C's columns, chunks of chunkPanels_ panels taken in
+  // turn, instead of its row tiles (see create()).
   bool byColumns_ = false;
+  int64_t chunkPanels_ = 0, chunks_ = 0;
   // Keyed by the rows and columns of C a call covers: full tiles and the
-  // shorter last one, all of C's columns or (byColumns_) each thread's.
+  // shorter last one, all of C's columns or (byColumns_) a chunk's.
   std::map<std::pair<int64_t, int64_t>, TileProducts> products_;
 };
 
