@@ -218,7 +218,6 @@ std::unique_ptr<ContractionKernel> ContractionKernel::create(const std::vector<c
     const int64_t chunkPanels = std::max<int64_t>(1, kernel->panels_ / (kChunksPerThread * kernel->threads_));
     const int64_t chunks = (kernel->panels_ + chunkPanels - 1) / chunkPanels;
     if (chunks >= 2 * kernel->threads_) {
-      kernel->byColumns_ = true;
       kernel->chunkPanels_ = chunkPanels;
       kernel->chunks_ = chunks;
       kernel->tileRows_ = tileRowsFor(*f, 1);
@@ -232,10 +231,13 @@ std::unique_ptr<ContractionKernel> ContractionKernel::create(const std::vector<c
         kernel->products_[{r, f->n}].main = tileOperation(*f, r);
         continue;
       }
-      // Each distinct run of panels (a whole chunk, the last one): its whole
-      // ones, then the narrower last.
-      for (const int64_t chunk : {int64_t{0}, kernel->chunks_ - 1}) {
-        const PanelRange range = kernel->byColumns_ ? kernel->panelsOfChunk(chunk) : PanelRange{0, kernel->panels_};
+      // Each distinct run of panels (all of them, or a whole chunk and the
+      // last one): its whole ones, then the narrower last.
+      const std::vector<PanelRange> runs =
+          kernel->sharesColumns()
+              ? std::vector<PanelRange>{kernel->panelsOfChunk(0), kernel->panelsOfChunk(kernel->chunks_ - 1)}
+              : std::vector<PanelRange>{{0, kernel->panels_}};
+      for (const PanelRange& range : runs) {
         const int64_t cols = kernel->columnsOf(range);
         if (kernel->products_.count({r, cols})) continue;
         TileProducts& p = kernel->products_[{r, cols}];
@@ -294,7 +296,7 @@ void ContractionKernel::run(const std::vector<const Tensor*>& operands, Tensor& 
   const float* bias = f.bias ? static_cast<const float*>(operands[2]->rawData()) : nullptr;
   const float* epilogueBias =
       f.epilogueBias >= 0 ? static_cast<const float*>(operands[f.epilogueBias]->rawData()) : nullptr;
-  if (byColumns_) {
+  if (sharesColumns()) {
     runByColumns(a, b, packed, o, bias, epilogueBias);
     return;
   }

@@ -62,7 +62,7 @@ class ContractionKernel {
   const Form& form() const { return form_; }
   // Whether the threads share C's columns (each packs and multiplies the
   // runs of B's panels it takes) rather than its row tiles.
-  bool sharesColumns() const { return byColumns_; }
+  bool sharesColumns() const { return chunks_ > 0; }
 
  private:
   ContractionKernel(Form form, int threads);
@@ -75,7 +75,7 @@ class ContractionKernel {
 
   // The panels [first, first + count) of a chunk, which one thread packs
   // and multiplies every row tile by, when the threads share C's columns
-  // (byColumns_).
+  // (sharesColumns()).
   struct PanelRange {
     int64_t first = 0, count = 0;
   };
@@ -92,12 +92,11 @@ class ContractionKernel {
   // > 0: B is packed per call into panels of this many columns of C.
   int64_t panel_ = 0;
   int64_t panels_ = 0;
-  // The threads share C's columns, chunks of chunkPanels_ panels taken in
-  // turn, instead of its row tiles (see create()).
-  bool byColumns_ = false;
+  // > 0: the threads share C's columns, chunks_ chunks of chunkPanels_
+  // panels taken in turn, instead of its row tiles (see create()).
   int64_t chunkPanels_ = 0, chunks_ = 0;
   // Keyed by the rows and columns of C a call covers: full tiles and the
-  // shorter last one, all of C's columns or (byColumns_) a chunk's.
+  // shorter last one, all of C's columns or (sharing columns) a chunk's.
   std::map<std::pair<int64_t, int64_t>, TileProducts> products_;
 };
 
