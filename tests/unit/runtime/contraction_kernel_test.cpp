@@ -180,7 +180,7 @@ def f(x: torch.Tensor, w1: torch.Tensor, w2: torch.Tensor, w3: torch.Tensor, w4:
 // panels, its last panel narrower), where there are two chunks a thread;
 // otherwise its row tiles. Both ways, with linear's bias and an
 // epilogue's bias and relu on each chunk's columns, every element is the
-// same f32 sum in the same order: the same bits on 1, 2, 3, 5 and 7
+// same f32 sum in the same order: the same bits on 1, 2, 3, 4 and 7
 // threads, and the interpreter's values within tolerance.
 TEST(ContractionKernel, ThreadsSharingColumnsOrRowTilesGiveTheSameBits) {
   useScratchCache();
@@ -195,7 +195,7 @@ def f(x: torch.Tensor, w: torch.Tensor, b: torch.Tensor, wl: torch.Tensor, bl: t
                       randomTensor({n}, DType::f32), randomTensor({n, k}, DType::f32),
                       randomTensor({n}, DType::f32)};
   std::vector<std::vector<Tensor>> runs;
-  for (int threads : {1, 2, 3, 5, 7}) {
+  for (int threads : {1, 2, 3, 4, 7}) {
     SCOPED_TRACE(threads);
     Compiled c = compileProgram(source, "f", specs, threads);
     int contractions = 0;
@@ -205,9 +205,10 @@ def f(x: torch.Tensor, w: torch.Tensor, b: torch.Tensor, wl: torch.Tensor, bl: t
       std::unique_ptr<ContractionKernel> ck = ContractionKernel::create(kernel.nodes, threads);
       ASSERT_TRUE(ck);
       // 13 panels of 64 columns: 7 chunks of 2 (the last of 1) on 2
-      // threads, 13 chunks of 1 on 3 and 5; on 7, 13 chunks are under two
-      // a thread.
-      EXPECT_EQ(ck->sharesColumns(), threads == 2 || threads == 3 || threads == 5);
+      // threads, 13 chunks of 1 on 3 and 4; on 7, 13 chunks are under two
+      // a thread. (On 5, 70-130 rows can make row tiles of 15, too few to
+      // pack B at all: no panels to share.)
+      EXPECT_EQ(ck->sharesColumns(), threads == 2 || threads == 3 || threads == 4);
     }
     EXPECT_EQ(contractions, 2);
     IValueList got = c.exe->run(cloneInputs(in));
