@@ -516,7 +516,7 @@ class KernelWriter {
 
 }  // namespace
 
-std::string renderC(const std::vector<KernelUOps>& kernels) {
+std::string renderC(const std::vector<KernelUOps>& kernels, const std::vector<TileActivation>& activations) {
   CPrelude prelude;
   std::string bodies;
   std::set<std::string> names;
@@ -527,6 +527,11 @@ std::string renderC(const std::vector<KernelUOps>& kernels) {
     anyArena |= KernelWriter::usesArena(kernel, RenderTarget::C) || KernelWriter::hasSharedScratch(kernel);
     bodies += "\n";
     bodies += KernelWriter(kernel, prelude, RenderTarget::C).render();
+  }
+  for (const TileActivation& activation : activations) {
+    STITCH_ASSERT(names.insert(activation.name).second, "two functions named ", activation.name);
+    bodies += "\n";
+    bodies += renderTileActivation(activation, prelude);
   }
   std::string helpers = prelude.text();
   return cat(kKernelAbiC, "#include <math.h>\n", anyGrid ? kParallelBlocksC : "", anyArena ? kArenaC : "",
@@ -652,6 +657,8 @@ std::string renderCuda(const std::vector<KernelUOps>& kernels, const CudaDeviceL
                              std::to_string(kCudaMaxParams), "]; } stitch_args;\n"),
              helpers.empty() ? "" : "\n", helpers, bodies);
 }
+
+std::string cudaHelpers(const CPrelude& prelude) { return deviceHelpers(prelude.text()); }
 
 CudaLaunch cudaLaunchOf(const KernelUOps& kernel, const CudaDeviceLimits& limits) {
   CudaLaunch launch;

@@ -18,11 +18,14 @@
 
 #include "codegen/c_prelude.h"
 #include "codegen/cuda_threads.h"
+#include "codegen/tile_activation.h"
 #include "uops/uop.h"
 
 namespace stitch {
 
-std::string renderC(const std::vector<KernelUOps>& kernels);
+// `activations`: the tile activations of the program's contraction kernels
+// (codegen/tile_activation.h), rendered after the kernels.
+std::string renderC(const std::vector<KernelUOps>& kernels, const std::vector<TileActivation>& activations = {});
 
 // The same printer for CUDA (NVRTC): one `extern "C" __global__` function
 // per kernel (STITCH_KERNEL; the same text also compiles as C for the CUDA
@@ -67,6 +70,10 @@ inline constexpr int kCudaThreadsPerBlock = 128;
 inline constexpr int kCudaConcurrentBlocks = 4 * 132;
 // `limits` as the kernel's text was rendered with.
 CudaLaunch cudaLaunchOf(const KernelUOps& kernel, const CudaDeviceLimits& limits = {});
+
+// The helpers of `prelude` (RenderTarget::Cuda) as device functions, for a
+// module that adds its own kernels to renderCuda's text.
+std::string cudaHelpers(const CPrelude& prelude);
 
 // The grid's block count when the kernel's whole work is its exported block
 // range `void NAME_blocks(bufs, params, begin, end)` over [0, count) (no

@@ -37,18 +37,22 @@ class DlLibrary final : public LoadedLibrary {
   DlLibrary& operator=(const DlLibrary&) = delete;
 
   KernelFunction function(const std::string& name) const override {
-    void* symbol = ::dlsym(handle_, name.c_str());
-    if (!symbol) throw InternalError("compiled library " + path_ + " has no kernel '" + name + "'");
-    return reinterpret_cast<KernelFunction>(symbol);
+    return reinterpret_cast<KernelFunction>(symbol(name, "kernel"));
   }
   BlockRangeFunction blockRange(const std::string& name) const override {
-    void* symbol = ::dlsym(handle_, (name + "_blocks").c_str());
-    if (!symbol) throw InternalError("compiled library " + path_ + " has no block range '" + name + "_blocks'");
-    return reinterpret_cast<BlockRangeFunction>(symbol);
+    return reinterpret_cast<BlockRangeFunction>(symbol(name + "_blocks", "block range"));
+  }
+  TileActivationFunction tileActivation(const std::string& name) const override {
+    return reinterpret_cast<TileActivationFunction>(symbol(name, "tile activation"));
   }
   const std::string& path() const override { return path_; }
 
  private:
+  void* symbol(const std::string& name, const char* what) const {
+    void* symbol = ::dlsym(handle_, name.c_str());
+    if (!symbol) throw InternalError("compiled library " + path_ + " has no " + what + " '" + name + "'");
+    return symbol;
+  }
   void* handle_;
   std::string path_;
 };

@@ -249,7 +249,7 @@ PipelineResult runPipeline(const SourceModule& module, const std::string& fn,
       cuda ? "render-cuda" : "render-c", logger,
       [&] {
         code.cudaLimits = options.cudaLimits;
-        code.source = cuda ? renderCuda(code.uops, code.cudaLimits) : renderC(code.uops);
+        code.source = cuda ? renderCuda(code.uops, code.cudaLimits) : renderProgramC(code.kernels, code.uops);
       },
       [&] { return code.source; });
   return result;

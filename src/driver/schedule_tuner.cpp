@@ -21,7 +21,7 @@ CodePlan codeFor(const PipelineResult& result) {
   CodePlan code;
   code.kernels = planProgramKernels(*result.graph, result.functionalFallback.empty(), &result.fusion);
   code.uops = linearizeKernels(code.kernels);
-  code.source = renderC(code.uops);
+  code.source = renderProgramC(code.kernels, code.uops);
   return code;
 }
 

@@ -5,6 +5,7 @@
 
 #include "codegen/c_renderer.h"
 #include "fusion/fusion.h"
+#include "ugraph/contraction_epilogue.h"
 #include "ugraph/kernel_planner.h"
 #include "uops/linearizer.h"
 
@@ -34,6 +35,22 @@ std::vector<KernelUOps> linearizeKernels(const KernelGraph& kernels, const Linea
   return uops;
 }
 
+std::vector<TileActivation> tileActivationsOf(const KernelGraph& kernels) {
+  std::vector<TileActivation> activations;
+  for (const Kernel& k : kernels.kernels) {
+    if (k.kind != KernelKind::Contraction || k.nodes.size() < 2) continue;
+    std::optional<ContractionEpilogue> e =
+        contractionEpilogue(k.nodes[0], std::vector<const Node*>(k.nodes.begin() + 1, k.nodes.end()));
+    if (e && e->activation && *e->activation != AluOp::Relu)
+      activations.push_back({tileActivationName(k.name), *e->activation});
+  }
+  return activations;
+}
+
+std::string renderProgramC(const KernelGraph& kernels, const std::vector<KernelUOps>& uops) {
+  return renderC(uops, tileActivationsOf(kernels));
+}
+
 std::string printKernelUOps(const std::vector<KernelUOps>& uops) {
   std::string text;
   for (const KernelUOps& k : uops) {
@@ -48,7 +65,7 @@ CodePlan planCode(const Graph& graph, bool pureGraph, int threads) {
   FusionPlan fusion = fuseProgram(graph, pureGraph, threads);
   plan.kernels = planProgramKernels(graph, pureGraph, &fusion);
   plan.uops = linearizeKernels(plan.kernels);
-  plan.source = renderC(plan.uops);
+  plan.source = renderProgramC(plan.kernels, plan.uops);
   return plan;
 }
 

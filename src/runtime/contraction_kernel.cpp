@@ -139,7 +139,7 @@ void packPanel(const float* b, bool transposed, const Form& f, int64_t panel, in
 // What follows the product on a finished tile (rows x cols at row stride
 // ldc), in place, each step rounded to f32 as the interpreter and the
 // group's kernel compute them: linear's own bias, then the epilogue's bias,
-// then relu.
+// then relu (another activation follows in compiled code).
 STITCH_CPU_CLONES("avx512f", "arch=x86-64-v3", "default")
 void finishTile(float* c, int64_t rows, int64_t ldc, int64_t cols, const float* linearBias,
                 const float* epilogueBias, bool relu) {
@@ -192,7 +192,7 @@ std::unique_ptr<ContractionKernel> ContractionKernel::create(const std::vector<c
       if (at == operands.end()) at = operands.insert(operands.end(), e->bias);
       f->epilogueBias = at - operands.begin();
     }
-    f->relu = e->relu;
+    f->activation = e->activation;
   }
   std::unique_ptr<ContractionKernel> kernel(new ContractionKernel(*f, std::max(threads, 1)));
   kernel->operands_ = std::move(operands);
@@ -251,6 +251,13 @@ std::unique_ptr<ContractionKernel> ContractionKernel::create(const std::vector<c
   return kernel;
 }
 
+void ContractionKernel::finish(float* c, int64_t rows, int64_t cols, const float* linearBias,
+                               const float* epilogueBias) const {
+  const bool relu = form_.activation == AluOp::Relu;
+  if (linearBias || epilogueBias || relu) finishTile(c, rows, form_.n, cols, linearBias, epilogueBias, relu);
+  if (compiledActivation()) tileActivation_(c, rows, form_.n, cols);
+}
+
 void ContractionKernel::runByColumns(const float* a, const float* b, float* packed, float* out,
                                      const float* linearBias, const float* epilogueBias) const {
   const Form& f = form_;
@@ -267,14 +274,13 @@ void ContractionKernel::runByColumns(const float* a, const float* b, float* pack
       float* ot = out + r0 * f.n + c0;
       if (tp.main.isSetUp()) tp.main.execute(bt, a + r0 * f.k, ot);
       if (tp.tail.isSetUp()) tp.tail.execute(bt + whole * f.k, a + r0 * f.k, ot + whole);
-      if (linearBias || epilogueBias || f.relu)
-        finishTile(ot, rows, f.n, cols, linearBias ? linearBias + c0 : nullptr,
-                   epilogueBias ? epilogueBias + c0 : nullptr, f.relu);
+      finish(ot, rows, cols, linearBias ? linearBias + c0 : nullptr, epilogueBias ? epilogueBias + c0 : nullptr);
     }
   }
 }
 
 void ContractionKernel::run(const std::vector<const Tensor*>& operands, Tensor& out) const {
+  STITCH_ASSERT(runnable(), "a contraction kernel run before its tile activation was set");
   const Form& f = form_;
   const float* a = static_cast<const float*>(operands[0]->rawData());
   const float* b = static_cast<const float*>(operands[1]->rawData());
@@ -323,7 +329,7 @@ void ContractionKernel::run(const std::vector<const Tensor*>& operands, Tensor& 
       const TileProducts& t = products_.at({rows, f.n});
       t.main.execute(bb, at, ot);
       if (t.tail.isSetUp()) t.tail.execute(bb + wholePanels * f.k, at, ot + wholePanels);
-      if (bias || epilogueBias || f.relu) finishTile(ot, rows, f.n, f.n, bias, epilogueBias, f.relu);
+      finish(ot, rows, f.n, bias, epilogueBias);
     }
   }
 }

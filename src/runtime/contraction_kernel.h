@@ -10,7 +10,9 @@
 //
 // followed by an epilogue the planner merged into the kernel
 // (ugraph/contraction_epilogue.h): a bias row added, then an activation,
-// on each tile right after its product.
+// on each tile right after its product. Relu is the kernel's own code; the
+// other activations are functions of the program's compiled C
+// (codegen/tile_activation.h), which the kernel is given after it loads.
 //
 // Each product runs in float32 over the whole k (ugraph/numerics.h: the
 // reference interpreter accumulates in double, and results are compared
@@ -22,9 +24,11 @@
 #pragma once
 #include <map>
 #include <memory>
+#include <optional>
 #include <utility>
 #include <vector>
 
+#include "codegen/tile_activation.h"
 #include "interp/tensor.h"
 #include "ir/graph.h"
 #include "stitch/tensorop.h"
@@ -57,9 +61,15 @@ class ContractionKernel {
     bool bias = false;         // linear with a bias operand (input 2)
     bool sharedA = false;      // matmul(A[m,k], B[b,k,n]): A broadcast over the batch
     int64_t epilogueBias = -1;  // the epilogue's bias: its index in operands()
-    bool relu = false;          // the epilogue's relu
+    std::optional<AluOp> activation;  // the epilogue's activation
   };
   const Form& form() const { return form_; }
+  // Whether the epilogue's activation is compiled code (not relu), which
+  // run() needs set first.
+  bool compiledActivation() const { return form_.activation && *form_.activation != AluOp::Relu; }
+  void setTileActivation(TileActivationFunction f) { tileActivation_ = f; }
+  // Whether run() has all it needs: a compiled activation is set.
+  bool runnable() const { return !compiledActivation() || tileActivation_; }
   // Whether the threads share C's columns (each packs and multiplies the
   // runs of B's panels it takes) rather than its row tiles.
   bool sharesColumns() const { return chunks_ > 0; }
@@ -84,6 +94,8 @@ class ContractionKernel {
   int64_t columnsOf(PanelRange range) const;
   void runByColumns(const float* a, const float* b, float* packed, float* out, const float* bias,
                     const float* epilogueBias) const;
+  // The epilogue on a finished tile of C (rows x cols at row stride n).
+  void finish(float* c, int64_t rows, int64_t cols, const float* linearBias, const float* epilogueBias) const;
 
   Form form_;
   std::vector<const Value*> operands_;
@@ -98,6 +110,7 @@ class ContractionKernel {
   // Keyed by the rows and columns of C a call covers: full tiles and the
   // shorter last one, all of C's columns or (sharing columns) a chunk's.
   std::map<std::pair<int64_t, int64_t>, TileProducts> products_;
+  TileActivationFunction tileActivation_ = nullptr;
 };
 
 }  // namespace stitch

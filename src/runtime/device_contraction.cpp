@@ -3,29 +3,34 @@
 #include <climits>
 #include <cstring>
 
+#include "codegen/c_expr.h"
 #include "codegen/c_renderer.h"
+#include "codegen/text_cat.h"
 #include "codegen/kernel_abi.h"
 #include "common/error.h"
 #include "runtime/gpu_blas.h"
+#include "ugraph/contraction_epilogue.h"
 
 namespace stitch {
 
 namespace {
 
 // Adds linear's bias and the merged bias row (each may be absent), then
-// relu (NaN stays NaN): the host kernel's epilogue, element by element.
+// the activation (none when op < 0): the host kernel's epilogue, element
+// by element, each activation the expression a kernel of its own has
+// (stitch_epilogue_activation, rendered below).
 constexpr const char* kEpilogueKernel = R"(
 STITCH_KERNEL void stitch_contraction_epilogue(const stitch_args args) {
   float* restrict c = (float*)args.bufs[0];
   const float* restrict bias = (const float*)args.bufs[1];
   const float* restrict row = (const float*)args.bufs[2];
-  const int64_t count = args.params[0].i, n = args.params[1].i, relu = args.params[2].i;
+  const int64_t count = args.params[0].i, n = args.params[1].i, op = args.params[2].i;
   const int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
   if (i < count) {
     float v = c[i];
     if (bias) v = v + bias[i % n];
     if (row) v = v + row[i % n];
-    if (relu) v = v < 0.0f ? 0.0f : v;
+    if (op >= 0) v = stitch_epilogue_activation(v, op);
     c[i] = v;
   }
 }
@@ -35,7 +40,15 @@ constexpr int kEpilogueThreads = 256;
 
 }  // namespace
 
-std::string contractionEpilogueSource() { return renderCuda({}) + kEpilogueKernel; }
+std::string contractionEpilogueSource() {
+  CPrelude prelude(RenderTarget::Cuda);
+  std::string cases;
+  for (AluOp op : epilogueActivations())
+    cases += cat("    case ", std::to_string(int(op)), ": return ", renderAluExpr(op, DType::f32, {"v"}, prelude), ";\n");
+  return cat(renderCuda({}), cudaHelpers(prelude),
+             "static __device__ inline float stitch_epilogue_activation(float v, int64_t op) {\n  switch (op) {\n",
+             cases, "    default: return v;\n  }\n}\n", kEpilogueKernel);
+}
 
 bool deviceRunsContraction(GpuDevice& device, const ContractionKernel::Form& f) {
   if (!device.blas()) return false;
@@ -54,7 +67,7 @@ int runContractionOnDevice(GpuDevice& device, const ContractionKernel::Form& f,
   blas->sgemmStridedBatched(f.transposedB, false, f.n, f.m, f.k, operands.at(1), f.transposedB ? f.k : f.n,
                             f.transposedB ? 0 : f.k * f.n, operands.at(0), f.k, f.sharedA ? 0 : f.m * f.k, out, f.n,
                             f.m * f.n, f.batch);
-  if (!f.bias && f.epilogueBias < 0 && !f.relu) return 1;
+  if (!f.bias && f.epilogueBias < 0 && !f.activation) return 1;
   CudaKernelArgs args;
   std::memset(&args, 0, sizeof args);
   args.bufs[0] = out;
@@ -62,7 +75,7 @@ int runContractionOnDevice(GpuDevice& device, const ContractionKernel::Form& f,
   args.bufs[2] = f.epilogueBias >= 0 ? operands.at((size_t)f.epilogueBias) : 0;
   args.params[0].i = count;
   args.params[1].i = f.n;
-  args.params[2].i = f.relu ? 1 : 0;
+  args.params[2].i = f.activation ? int64_t(*f.activation) : -1;
   device.launch(
       predefinedKernel(device, "contraction epilogue", &contractionEpilogueSource, "stitch_contraction_epilogue"),
       {(count + kEpilogueThreads - 1) / kEpilogueThreads, kEpilogueThreads}, &args, sizeof args);

@@ -51,7 +51,7 @@ void CompiledProgram::loadKernels() {
   // A CUDA program needs the GPU even when it has no generated kernel:
   // asking for a device that is not there is an error either way.
   if (onCuda_) gpuDevice();
-  bool anyCode = false;
+  bool anyCode = !onCuda_ && !tileActivationsOf(plan_.kernels).empty();
   for (const Kernel& k : plan_.kernels.kernels) anyCode |= k.kind == KernelKind::GraphDefined;
   if (!anyCode) return;
   if (onCuda_) {
@@ -79,7 +79,13 @@ void CompiledProgram::setUpContractions() {
   contractions_.resize(plan_.kernels.kernels.size());
   for (size_t i = 0; i < plan_.kernels.kernels.size(); ++i) {
     const Kernel& k = plan_.kernels.kernels[i];
-    if (k.kind == KernelKind::Contraction) contractions_[i] = ContractionKernel::create(k.nodes, threads_);
+    if (k.kind != KernelKind::Contraction) continue;
+    contractions_[i] = ContractionKernel::create(k.nodes, threads_);
+    // On CUDA the device applies the activation (device_contraction.h);
+    // where it cannot run the product, the interpreter runs the kernel's
+    // nodes (the kernel is not runnable() without the C function).
+    if (contractions_[i] && contractions_[i]->compiledActivation() && library_)
+      contractions_[i]->setTileActivation(library_->tileActivation(tileActivationName(k.name)));
   }
 }
 

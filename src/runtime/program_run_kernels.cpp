@@ -89,6 +89,7 @@ bool ProgramRun::attendOnDevice(const Kernel& k) {
 void ProgramRun::callContraction(const Kernel& k, const ContractionKernel* kernel) {
   if (!kernel) return runNodesOnHost(k);
   if (device_ && contractOnDevice(k, *kernel)) return;
+  if (!kernel->runnable()) return runNodesOnHost(k);
   std::vector<Tensor> operands;
   for (const Value* v : kernel->operands()) {
     const IValue& value = lookup(v);

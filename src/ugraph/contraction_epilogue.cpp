@@ -1,5 +1,8 @@
 #include "ugraph/contraction_epilogue.h"
 
+#include <map>
+#include <string>
+
 #include "ugraph/lowering.h"
 
 namespace stitch {
@@ -20,12 +23,26 @@ bool readByAlone(const Value* v, const Node* reader) {
 
 }  // namespace
 
-// Only relu: the runtime's routine computes an epilogue in code the host's
-// C++ compiler made, and there exp, erf and tanh (GELU, sigmoid, SiLU,
-// tanh) ran 1.3-1.7x slower than in the generated kernels, which also
-// interleave them (bench/RESULTS.md): more than the pass over the product
-// the merge saves. They keep a kernel of their own.
-bool isEpilogueActivation(const Node* n) { return n->is("relu") && n->inputs().size() == 1; }
+std::optional<AluOp> epilogueActivation(const Node* n) {
+  static const std::map<std::string, AluOp> ops = {
+      {"relu", AluOp::Relu}, {"sigmoid", AluOp::Sigmoid}, {"tanh", AluOp::Tanh}, {"silu", AluOp::Silu}};
+  if (n->is("gelu") && n->inputs().size() == 2) {
+    const Constant* form = constantOf(n->input(1));
+    if (!form || !form->isStr()) return std::nullopt;
+    if (form->toStr() == "none") return AluOp::GeluErf;
+    if (form->toStr() == "tanh") return AluOp::GeluTanh;
+    return std::nullopt;
+  }
+  auto at = ops.find(n->kind());
+  if (at == ops.end() || n->inputs().size() != 1) return std::nullopt;
+  return at->second;
+}
+
+const std::vector<AluOp>& epilogueActivations() {
+  static const std::vector<AluOp> ops = {AluOp::Relu,    AluOp::GeluErf, AluOp::GeluTanh,
+                                         AluOp::Sigmoid, AluOp::Tanh,    AluOp::Silu};
+  return ops;
+}
 
 std::optional<ContractionEpilogue> contractionEpilogue(const Node* product, const std::vector<const Node*>& group) {
   std::vector<const Node*> steps;
@@ -51,8 +68,8 @@ std::optional<ContractionEpilogue> contractionEpilogue(const Node* product, cons
   }
   if (next < steps.size()) {
     const Node* act = steps[next];
-    e.relu = isEpilogueActivation(act);
-    if (!e.relu || act->input(0) != value || act->outputs().size() != 1 || !readByAlone(value, act) ||
+    e.activation = epilogueActivation(act);
+    if (!e.activation || act->input(0) != value || act->outputs().size() != 1 || !readByAlone(value, act) ||
         !isF32Of(act->output(), shape))
       return std::nullopt;
     value = act->output();

@@ -3,18 +3,22 @@
 // then an activation (Mirage's / mini_jit's "last touch"). The kernel
 // planner merges such a group into the contraction's kernel; the runtime's
 // contraction routine computes the same float32 operations, so the values
-// are those of the group run as a kernel of its own.
+// are those of the group run as a kernel of its own: the bias and relu in
+// the host's code, the other activations in a function rendered with the
+// program's kernels (codegen/tile_activation.h), the same C expression a
+// kernel of their own would have.
 #pragma once
 #include <optional>
 #include <vector>
 
 #include "ir/graph.h"
+#include "ugraph/alu_op.h"
 
 namespace stitch {
 
 struct ContractionEpilogue {
   const Value* bias = nullptr;        // f32 [n], added to every row of the product; or none
-  bool relu = false;                  // relu applied last (isEpilogueActivation)
+  std::optional<AluOp> activation;    // applied last (epilogueActivation)
   const Value* output = nullptr;      // the group's result: the kernel's output
 };
 
@@ -25,7 +29,10 @@ struct ContractionEpilogue {
 // product's block.
 std::optional<ContractionEpilogue> contractionEpilogue(const Node* product, const std::vector<const Node*>& group);
 
-// Whether node `n` is an activation an epilogue applies (relu alone).
-bool isEpilogueActivation(const Node* n);
+// The activation node `n` applies, if an epilogue can apply it: relu,
+// gelu (either form), sigmoid, tanh, silu on one tensor.
+std::optional<AluOp> epilogueActivation(const Node* n);
+// Every activation epilogueActivation gives.
+const std::vector<AluOp>& epilogueActivations();
 
 }  // namespace stitch

@@ -123,9 +123,9 @@ def f(a: torch.Tensor, b: torch.Tensor, x: torch.Tensor, w: torch.Tensor, bias: 
 
 // A contraction's bias and relu run in its kernel, on each tile as it is
 // finished (ugraph/contraction_epilogue.h): the bias on either side of the
-// add, alone, or absent, after linear's own bias too. The groups an
-// epilogue must not take keep a kernel of their own: a product read twice,
-// a bias that is not one row, an activation the epilogue does not have.
+// add, alone, or absent, after linear's own bias too, and GELU after a
+// bias. The groups an epilogue must not take keep a kernel of their own: a
+// product read twice, a bias that is not one row.
 // (Each bias is its own tensor: epilogues sharing one are grouped into one
 // kernel by fusion, and stay apart from their products.) Against the
 // interpreter on fresh inputs, and the same bits on 1 and 3 threads.
@@ -166,13 +166,51 @@ def f(x: torch.Tensor, w1: torch.Tensor, w2: torch.Tensor, w3: torch.Tensor, w4:
     int withEpilogue = 0;
     for (const Kernel& kernel : c.exe->kernelGraph().kernels)
       withEpilogue += kernel.kind == KernelKind::Contraction && kernel.nodes.size() > 1;
-    EXPECT_EQ(withEpilogue, 5) << "y1 .. y5 take their epilogues; y6, z and y8's products do not";
+    EXPECT_EQ(withEpilogue, 6) << "y1 .. y6 take their epilogues; z and y8's products do not";
     EXPECT_EQ(kernelsOfKind(c, KernelKind::Contraction), 8);
     IValueList got = c.exe->run(cloneInputs(in));
     expectSameOutputs(got, interpret(*c.result.parsed, cloneInputs(in)), 1e-4);
     runs.push_back(got);
   }
   expectSameBits(tensorsOf(runs[0]), tensorsOf(runs[1]));
+}
+
+// Each activation an epilogue applies besides relu (GELU in both forms,
+// sigmoid, tanh, SiLU) runs on each finished tile in a function of the
+// program's compiled C: the same bits as the bias and activation run as a
+// kernel of their own (the product returned too, so the group cannot merge),
+// on one thread (row tiles) and two (the threads share the columns), and
+// the interpreter's values within tolerance.
+TEST(ContractionKernel, ActivationsRunOnEachTileAsTheirOwnKernelComputesThem) {
+  useScratchCache();
+  const std::vector<std::string> activations = {"torch.nn.functional.gelu(y)",
+                                                "torch.nn.functional.gelu(y, approximate='tanh')",
+                                                "torch.sigmoid(y)", "torch.tanh(y)", "torch.nn.functional.silu(y)"};
+  const int64_t rows = 64 + randIn(0, 40), k = 100 + randIn(0, 60), n = 300 + randIn(0, 80);
+  const std::vector<std::string> specs{f32Spec("x", {rows, k}), f32Spec("w", {k, n}), f32Spec("b", {n})};
+  const IValueList in{randomTensor({rows, k}, DType::f32), randomTensor({k, n}, DType::f32),
+                      randomTensor({n}, DType::f32)};
+  for (const std::string& act : activations) {
+    SCOPED_TRACE(act);
+    const std::string merged = "def f(x: torch.Tensor, w: torch.Tensor, b: torch.Tensor):\n"
+                               "    y = x @ w + b\n"
+                               "    return " + act + "\n";
+    const std::string apart = "def f(x: torch.Tensor, w: torch.Tensor, b: torch.Tensor):\n"
+                              "    p = x @ w\n"
+                              "    y = p + b\n"
+                              "    return " + act + ", p\n";
+    for (int threads : {1, 2}) {
+      SCOPED_TRACE(threads);
+      Compiled fused = compileProgram(merged, "f", specs, threads);
+      ASSERT_EQ(fused.exe->kernelGraph().kernels.size(), 1u) << "the product and its epilogue, one kernel";
+      Compiled own = compileProgram(apart, "f", specs, threads);
+      EXPECT_EQ(kernelsOfKind(own, KernelKind::GraphDefined), 1) << "the bias and activation, a kernel of its own";
+      IValueList got = fused.exe->run(cloneInputs(in));
+      expectSameOutputs(got, interpret(*fused.result.parsed, cloneInputs(in)), 1e-4);
+      IValueList reference = own.exe->run(cloneInputs(in));
+      expectSameBits(tensorsOf(got), {reference.at(0).toTensor()});
+    }
+  }
 }
 
 // A wide C with one B: the threads share its columns, each packing and

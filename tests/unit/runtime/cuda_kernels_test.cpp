@@ -94,6 +94,35 @@ TEST(CudaKernels, ContractionsRunOnTheDevicesBlas) {
   EXPECT_EQ(stats.kernelCalls, 8) << "six products, two with an epilogue";
 }
 
+// The activations an epilogue applies (GELU in both forms, sigmoid, tanh,
+// SiLU) run in the device's epilogue kernel after the BLAS product, with
+// the bias: two launches per product.
+TEST(CudaKernels, ActivationEpiloguesRunOnTheDevice) {
+  EmulatorEnv emulate;
+  const int64_t m = testing::randInt(64, 96), k = testing::randInt(128, 160), n = testing::randInt(64, 100);
+  rtest::Compiled c = rtest::compileProgram(
+      "def f(x: torch.Tensor, w0: torch.Tensor, w1: torch.Tensor, w2: torch.Tensor, w3: torch.Tensor,\n"
+      "      w4: torch.Tensor, b0: torch.Tensor, b1: torch.Tensor, b2: torch.Tensor, b3: torch.Tensor,\n"
+      "      b4: torch.Tensor) -> List[torch.Tensor]:\n"
+      "    return [torch.nn.functional.gelu(x @ w0 + b0),\n"
+      "            torch.nn.functional.gelu(x @ w1 + b1, approximate='tanh'), torch.sigmoid(x @ w2 + b2),\n"
+      "            torch.tanh(x @ w3 + b3), torch.nn.functional.silu(x @ w4 + b4)]\n",
+      "f",
+      {"x=" + dims({m, k}), "w0=" + dims({k, n}), "w1=" + dims({k, n}), "w2=" + dims({k, n}),
+       "w3=" + dims({k, n}), "w4=" + dims({k, n}), "b0=" + dims({n}), "b1=" + dims({n}), "b2=" + dims({n}),
+       "b3=" + dims({n}), "b4=" + dims({n})},
+      2, true);
+  int contractions = 0;
+  for (const Kernel& kernel : c.exe->kernelGraph().kernels)
+    contractions += kernel.kind == KernelKind::Contraction && kernel.nodes.size() > 1;
+  EXPECT_EQ(contractions, 5) << "each product with its epilogue";
+  IValueList inputs = {rtest::uniformF32({m, k})};
+  for (int i = 0; i < 5; ++i) inputs.push_back(rtest::uniformF32({k, n}, -0.2, 0.2));
+  for (int i = 0; i < 5; ++i) inputs.push_back(rtest::uniformF32({n}, -2, 2));
+  RunStats stats = rtest::expectAgreesWithInterpreter(c, inputs, 1e-4);
+  EXPECT_EQ(stats.kernelCalls, 10) << "a product and its epilogue each";
+}
+
 // A host loop's carried values stay on the device from one iteration to
 // the next (a device copy, not a read-back), and so does a state the body
 // writes in place: the run's host syncs are its two outputs, whatever the
