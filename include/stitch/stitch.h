@@ -276,9 +276,11 @@ class Function {
   // annotation), or with no stage every pass's IR in order ("== after PASS
   // (T ms) ==" headers). Compiles nothing; a tensor may be Tensor::typeOnly.
   // Stage code is the C translation unit, or with Device::Cuda the CUDA one
-  // (no GPU needed).
+  // (no GPU needed). The fused groups' schedules are chosen for `threads`,
+  // as compile() chooses them for Options::threads (0: one per core), so the
+  // text is what a run with that many threads executes.
   std::string dump(const std::vector<std::optional<Value>>& args, std::optional<Stage> stage,
-                   Device device = Device::Cpu) const;
+                   Device device = Device::Cpu, int threads = 0) const;
 
   struct Stats {
     int64_t compilations = 0;  // signatures compiled

@@ -207,7 +207,7 @@ class PyFunction {
     std::vector<api::Value> bound = function_.bind(std::move(positional), std::move(keywords));
     std::vector<std::optional<api::Value>> given(bound.begin(), bound.end());
     nb::gil_scoped_release release;
-    return function_.dump(given, at);
+    return function_.dump(given, at, api::Device::Cpu, options_.threads);
   }
 
   nb::dict stats() const {

@@ -120,10 +120,13 @@ def jit(fn=None, **options):
 def dump(fn, *args, stage="fused", **kwargs):
     """The compiler's IR of `fn` for these arguments after `stage` (parsed,
     functional, simplified, fused, ugraph, uops, code), or every pass's IR
-    with stage="all". Compiles nothing."""
+    with stage="all". Compiles nothing. The schedules are those a call
+    runs: for a compiled function's threads, else one thread per core."""
+    threads = None
     if isinstance(fn, CompiledFunction):
+        threads = fn._options[0]
         fn = fn._fn
-    return _native(fn, None, "compiled", False).dump(args, kwargs, stage)
+    return _native(fn, threads, "compiled", False).dump(args, kwargs, stage)
 
 
 def einsum(expression, *operands, threads=1):

@@ -212,13 +212,15 @@ std::vector<Value> Function::call(std::vector<Value> args, std::vector<std::pair
 }
 
 std::string Function::dump(const std::vector<std::optional<Value>>& args, std::optional<Stage> stage,
-                           Device device) const {
+                           Device device, int threads) const {
   return translated([&] {
     const FunctionSignature& fn = state_->signature;
     PassLogger logger = PassLogger::fromEnvironment(!stage.has_value());
     PipelineOptions pipeline;
     pipeline.last = stage ? static_cast<stitch::Stage>(*stage) : lastAvailableStage();
     pipeline.target = device == Device::Cuda ? RenderTarget::Cuda : RenderTarget::C;
+    if (threads < 0) throw UserError(errorMessage("threads must be positive (0: one per core), not ", threads));
+    pipeline.threads = threads;
     std::vector<TypePtr> types = argumentTypes(fn, args);
     pipeline.listInputs = listElementTypes(fn, args);
     PipelineResult result = runPipeline(*state_->module->module, fn.name, types, pipeline, logger);

@@ -8,7 +8,7 @@
 # lanes pairwise (16 -> 8 -> 4 -> 2 -> 1) in one FOLD_LANES, which the C
 # code does in vector registers (a lane-sum helper).
 # The index arithmetic needs no division.
-# ARGS: --input x=f32[64,1000] --input y=f32[64,1000] --input s=0.5
+# ARGS: --input x=f32[64,1000] --input y=f32[64,1000] --input s=0.5 --threads 2
 # STAGE: fused
 # CHECK: group g0 root %{{[a-z0-9.]+}} schedule (split_dim=0, sword={{[0-9]+}}, Row) nodes: %{{[a-z0-9.]+}}=mul %{{[a-z0-9.]+}}=sub %{{[a-z0-9.]+}}=exp %{{[a-z0-9.]+}}=sum
 # CHECK-NOT: group g1

@@ -10,6 +10,10 @@ def scale_shift(x: torch.Tensor, scale: float = 2.0, shift: float = 0.5) -> torc
     return x * scale + shift
 
 
+def row_softmax(x: torch.Tensor) -> torch.Tensor:
+    return torch.softmax(x, dim=-1)
+
+
 def write_row(x: torch.Tensor, i: int, value: float) -> torch.Tensor:
     x[i] = value
     return x.sum(1)

@@ -254,6 +254,15 @@ def test_dump_every_stage():
         ts.dump(p.scale_shift, x, stage="nope")
 
 
+def test_dump_shows_the_schedules_of_the_compiled_functions_threads():
+    x = fresh(64, 1000)
+    one = ts.dump(ts.compile(p.row_softmax, threads=1), x)
+    two = ts.dump(ts.compile(p.row_softmax, threads=2), x)
+    assert "sword=1," in one and one != two
+    cores = os.cpu_count() or 1
+    assert ts.dump(p.row_softmax, x) == ts.dump(ts.compile(p.row_softmax, threads=cores), x)
+
+
 def test_einsum_matches_torch():
     a, b = fresh(3, 4, 5, 6), fresh(7, 4, 8, 5)
     torch.testing.assert_close(ts.einsum("acfd,bcef->abed", a, b), torch.einsum("acfd,bcef->abed", a, b),

@@ -19,7 +19,7 @@ int dumpCommand(const std::vector<std::string>& args) {
   api::Function fn = api::Module::fromFile(o.file).function(o.fn);
   InputSources sources;
   sources.specs = o.inputs;
-  std::cout << fn.dump(bindInputTypes(fn, sources), o.stage, o.device);
+  std::cout << fn.dump(bindInputTypes(fn, sources), o.stage, o.device, o.threads);
   return 0;
 }
 

@@ -96,7 +96,7 @@ RunOptions parseRunOptions(const std::vector<std::string>& args) {
 }
 
 DumpOptions parseDumpOptions(const std::vector<std::string>& args) {
-  static const std::vector<OptionDef> defs = {{"fn"}, {"input", true, true}, {"stage"}, {"device"}};
+  static const std::vector<OptionDef> defs = {{"fn"}, {"input", true, true}, {"stage"}, {"device"}, {"threads"}};
   ParsedOptions parsed = parseOptions(args, defs, "dump");
   DumpOptions o;
   o.help = parsed.help;
@@ -105,6 +105,7 @@ DumpOptions parseDumpOptions(const std::vector<std::string>& args) {
   o.fn = parsed.get("fn");
   o.inputs = inputSpecs(parsed);
   o.device = deviceFrom(parsed);
+  if (parsed.has("threads")) o.threads = (int)parseIntegerOption("threads", parsed.get("threads"), 1, kMaxThreads);
   std::string stage = parsed.get("stage", "parsed");
   if (stage == "all") {
     o.stage = std::nullopt;

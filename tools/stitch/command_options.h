@@ -37,6 +37,7 @@ struct DumpOptions {
   std::vector<NamedInputSpec> inputs;
   std::optional<api::Stage> stage = api::Stage::Parsed;  // nullopt: all stages
   api::Device device = api::Device::Cpu;
+  int threads = 0;  // the threads the schedules are chosen for (0: one per core, as run)
 };
 
 RunOptions parseRunOptions(const std::vector<std::string>& args);

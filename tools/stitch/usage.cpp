@@ -108,6 +108,9 @@ options:
   --device DEVICE      cpu (default), or cuda: stage code is the CUDA source
                        (needs no GPU), rendered for the 48 KiB of shared
                        memory per block that every GPU has
+  --threads N          choose the fused groups' schedules for N threads, as
+                       stitch run --threads N does (default: one per core,
+                       as stitch run)
 )TXT";
 
 }  // namespace stitch::cli

@@ -318,6 +318,27 @@ TEST(Api, DumpShowsStagesForTypesAlone) {
   EXPECT_NE(f.dump({}, std::nullopt).find("== after emit ("), std::string::npos);
 }
 
+// The fused groups' schedules are chosen for the threads a run would have:
+// a row softmax runs as one block on one thread and as several on more;
+// threads 0 is one per core, as for compile(); a negative count is the
+// user's error.
+TEST(Api, DumpChoosesTheSchedulesARunWithThatManyThreadsHas) {
+  api::Function f = api::Module::fromSource(
+                        "import torch\n"
+                        "def softmax(x: torch.Tensor) -> torch.Tensor:\n"
+                        "    return torch.softmax(x, dim=-1)\n",
+                        "softmax.py")
+                        .function("softmax");
+  const std::vector<std::optional<api::Value>> x = {api::Value(api::Tensor::typeOnly(api::DType::f32, {64, 1000}))};
+  const std::string one = f.dump(x, api::Stage::Fused, api::Device::Cpu, 1);
+  const std::string two = f.dump(x, api::Stage::Fused, api::Device::Cpu, 2);
+  EXPECT_NE(one.find("sword=1,"), std::string::npos) << one;
+  EXPECT_NE(one, two);
+  const int cores = std::max(1, (int)std::thread::hardware_concurrency());
+  EXPECT_EQ(f.dump(x, api::Stage::Fused), f.dump(x, api::Stage::Fused, api::Device::Cpu, cores));
+  EXPECT_THROW(f.dump(x, api::Stage::Fused, api::Device::Cpu, -1), api::CompileError);
+}
+
 }  // namespace
 
 namespace {

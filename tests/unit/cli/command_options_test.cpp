@@ -126,6 +126,9 @@ TEST(DumpOptions, StagesAndErrors) {
   EXPECT_TRUE(contains(dumpError({"f.py", "--stage", "fast"}), "--stage expects one of"));
   EXPECT_TRUE(contains(dumpError({"f.py", "--json"}), "unknown option '--json'"));
   EXPECT_TRUE(contains(dumpError({}), "missing FILE.py"));
+  EXPECT_EQ(parseDumpOptions({"f.py"}).threads, 0);
+  EXPECT_EQ(parseDumpOptions({"f.py", "--threads", "3"}).threads, 3);
+  EXPECT_TRUE(contains(dumpError({"f.py", "--threads", "0"}), "--threads expects an integer in [1, 4096]"));
 }
 
 TEST(OptionParser, SeparatorAndRepeats) {
