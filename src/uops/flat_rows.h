@@ -15,10 +15,11 @@
 
 namespace stitch {
 
-// Whether the uops of g from rowLoop (a LOOP) to the end, all inside it, can
-// run with rowLoop over [0, 1) and colLoop (the LOOP inside it, over [a, b))
-// over [a, (rows - 1) * rowLength + b): every index that depends on either
-// loop is `h + s * (row * rowLength + col)` (each is then the flat variable's,
+// Whether the uops of g from rowLoop (a LOOP over rows [r0, r1)) to the end,
+// all inside it, can run with rowLoop over [r0, r0 + 1) and colLoop (the
+// LOOP inside it, over [a, b)) over [a, (r1 - r0 - 1) * rowLength + b):
+// every index that depends on either loop is
+// `h + s * (row * rowLength + col)` (each is then the flat variable's,
 // and the flat range's accesses lie between the nest's first and last
 // ones: in bounds), no other value depends on a loop variable (a select on
 // the column, a cast of the row), the body reads only kernel inputs and

@@ -582,11 +582,16 @@ std::vector<int64_t> Linearizer::loopPiecesAt(int p) const {
 
 // Loop l over [lo, hi); the grid's split loop over that piece of this
 // block's share (empty in the blocks whose share misses it).
-int Linearizer::pieceLoopUOp(int l, int64_t lo, int64_t hi) {
-  if (l != splitLoop_) return loopUOp(c(lo), c(hi));
+std::pair<int, int> Linearizer::pieceBounds(int l, int64_t lo, int64_t hi) {
+  if (l != splitLoop_) return {c(lo), c(hi)};
   int start = g_.alu(AluOp::Mul, DType::i64, {special_, c(chunk_)});
   int stop = g_.alu(AluOp::Mul, DType::i64, {g_.alu(AluOp::Add, DType::i64, {special_, c(1)}), c(chunk_)});
-  return loopUOp(g_.alu(AluOp::Max, DType::i64, {start, c(lo)}), g_.alu(AluOp::Min, DType::i64, {stop, c(hi)}));
+  return {g_.alu(AluOp::Max, DType::i64, {start, c(lo)}), g_.alu(AluOp::Min, DType::i64, {stop, c(hi)})};
+}
+
+int Linearizer::pieceLoopUOp(int l, int64_t lo, int64_t hi) {
+  const auto [start, end] = pieceBounds(l, lo, hi);
+  return loopUOp(start, end);
 }
 
 // An output loop outside the innermost one as consecutive loops over its
@@ -639,8 +644,8 @@ void Linearizer::emitInnerPieces(int l, const std::vector<std::pair<int64_t, int
 // vectorize along p.
 bool Linearizer::splitsShortPieces(int p, const std::vector<int64_t>& innerBounds) const {
   const int l = order_[p], inner = order_[p + 1];
-  if (!mayUnroll_ || innerBounds.empty() || l == splitLoop_ || inner == splitLoop_ ||
-      block_.loops[l].extent < kMinVectorizedTrips)
+  if (!mayUnroll_ || innerBounds.empty() || inner == splitLoop_ ||
+      (l == splitLoop_ ? chunk_ : block_.loops[l].extent) < kMinVectorizedTrips)
     return false;
   bool anyShort = false, anyLong = false;
   for (size_t k = 0; k + 1 < innerBounds.size(); ++k)
@@ -656,7 +661,8 @@ bool Linearizer::splitsShortPieces(int p, const std::vector<int64_t>& innerBound
 // flat where its rows lie back to back (flat_rows.h): the YOLO head's
 // sigmoid over x[..., 4:85] as one loop of 3396 columns, not 40 of 81, each
 // with a vector tail and a scalar one; the short pieces after it write the
-// 4 extra columns per row again.
+// 4 extra columns per row again. Where the grid splits the rows themselves
+// (the head on one thread), the same over the block's chunk of them.
 void Linearizer::emitShortPiecesApart(int p, const std::vector<int64_t>& innerBounds) {
   const int l = order_[p], inner = order_[p + 1];
   const int64_t rows = block_.loops[l].extent, rowLength = block_.loops[inner].extent;
@@ -670,15 +676,24 @@ void Linearizer::emitShortPiecesApart(int p, const std::vector<int64_t>& innerBo
   for (bool shortOnes : {!mayRunFlat, mayRunFlat}) {
     const auto& pieces = shortOnes ? shortPieces : longPieces;
     const bool flat = mayRunFlat && !shortOnes;
-    // The flat bounds exist before the loops they will bound.
-    int zero = -1, one = -1, flatStart = -1, flatEnd = -1;
+    // The rows this block runs, [first, last): all of them, or where the
+    // blocks split them, the block's chunk. Flat, the row loop runs once, at
+    // `first`, and the column loop from its column a to the last row's b;
+    // these bounds exist before the loops they will bound.
+    const auto [first, last] = pieceBounds(l, 0, rows);
+    int rowEnd = -1, flatStart = -1, flatEnd = -1;
     if (flat) {
-      zero = c(0);
-      one = c(1);
-      flatStart = c(longPieces.front().first);
-      flatEnd = c((rows - 1) * rowLength + longPieces.front().second);
+      const int64_t a = longPieces.front().first, b = longPieces.front().second;
+      rowEnd = l == splitLoop_ ? g_.alu(AluOp::Add, DType::i64, {first, c(1)}) : c(1);
+      flatStart = c(a);
+      if (l == splitLoop_) {
+        const int spanRows = g_.alu(AluOp::Sub, DType::i64, {g_.alu(AluOp::Sub, DType::i64, {last, first}), c(1)});
+        flatEnd = g_.alu(AluOp::Add, DType::i64, {g_.alu(AluOp::Mul, DType::i64, {spanRows, c(rowLength)}), c(b)});
+      } else {
+        flatEnd = c((rows - 1) * rowLength + b);
+      }
     }
-    int u = pieceLoopUOp(l, 0, rows);
+    int u = loopUOp(first, last);
     loopVar_[l] = u;
     loopUOps_.push_back(u);
     emitLevel(p + 1);
@@ -688,7 +703,7 @@ void Linearizer::emitShortPiecesApart(int p, const std::vector<int64_t>& innerBo
     loopUOps_.pop_back();
     forgetValuesFrom(p + 1);
     if (flat && runsFlat(g_, u, column, rowLength)) {
-      g_.setLoopBounds(u, zero, one);
+      g_.setLoopBounds(u, first, rowEnd);
       g_.setLoopBounds(column, flatStart, flatEnd);
     }
   }

@@ -50,6 +50,9 @@ class Linearizer {
   void emitShortPiecesApart(int p, const std::vector<int64_t>& innerBounds);
   void emitInnerPieces(int l, const std::vector<std::pair<int64_t, int64_t>>& pieces);
   int pieceLoopUOp(int l, int64_t lo, int64_t hi);
+  // The bounds of loop l's piece [lo, hi): constants, or for the split loop
+  // the piece within the block's chunk (uops defined before the loop).
+  std::pair<int, int> pieceBounds(int l, int64_t lo, int64_t hi);
   void forgetInnerLoopValues();
   void forgetValuesFrom(int depth);
   std::vector<int64_t> fillPieces(int r, int body) const;

@@ -270,6 +270,53 @@ TEST(FusedLinearize, ALongPieceWithAShortRestRunsOverTheRowsFlat) {
   EXPECT_EQ(longestSigmoidLoop(rows.uops), std::make_pair(c - 4, int64_t{16})) << rows.uops.str();
 }
 
+// Where the grid splits the rows themselves (the head on one thread: the
+// view in the kernel, the block's loop over its chunk of the 3 x 16 x 16
+// rows), the long piece runs flat over the block's chunk: the row loop once,
+// at the block's first row, the columns from its column 4 to the chunk's
+// last row's c. The evaluator checks every element against the
+// interpreter.
+TEST(FusedLinearize, ALongPieceRunsFlatOverTheBlocksChunkOfRows) {
+  const int64_t c = testing::randInt(40, 90);
+  const Program p{"large_head", kDetectionHead, {T({1, 3, 16, 16, c}), T({1, 1, 16, 16, 2})}};
+  auto g = simplifiedGraph(p);
+  FusionOptions options;
+  options.kernelOp = canRunInKernel;
+  options.threads = 1;
+  FusionPlan plan = fuseGraph(*g, options);
+  ASSERT_EQ(plan.groups.size(), 1u);
+  PlanOptions planOptions;
+  planOptions.fusion = &plan;
+  KernelGraph kernels = planKernels(*g, planOptions);
+  ASSERT_EQ(kernels.kernels.size(), 1u);
+  const Kernel& k = kernels.kernels[0];
+  ASSERT_EQ(k.block.loops.size(), 2u) << "rows, then a row's columns";
+  ASSERT_EQ(k.block.splitLoop, 0) << "the grid splits the rows";
+  expectMatchesInterpreter(p, *g, k);
+  KernelUOps uops = linearize(k);
+  SCOPED_TRACE(uops.uops.str());
+  const UOpGraph& u = uops.uops;
+  std::vector<int> open;
+  int64_t flatTrips = 0;
+  for (int id = 0; id < u.size(); ++id) {
+    const UOp& op = u.at(id);
+    if (op.kind == UOpKind::Loop) open.push_back(id);
+    if (op.kind == UOpKind::EndLoop && !open.empty() && op.src[0] == open.back()) open.pop_back();
+    if (op.kind != UOpKind::Alu || op.alu != AluOp::Sigmoid || open.size() < 2) continue;
+    const UOp &columns = u.at(open.back()), &rows = u.at(open[open.size() - 2]);
+    if (u.at(columns.src[0]).kind != UOpKind::Const || u.at(columns.src[1]).kind != UOpKind::Const) continue;
+    const int64_t trips = u.at(columns.src[1]).ival - u.at(columns.src[0]).ival;
+    if (trips <= c) continue;
+    flatTrips = trips;
+    // The row loop: [first, first + 1), first the block's first row.
+    const UOp& end = u.at(rows.src[1]);
+    ASSERT_EQ(end.kind, UOpKind::Alu);
+    EXPECT_EQ(end.alu, AluOp::Add);
+    EXPECT_TRUE(end.src[0] == rows.src[0] || end.src[1] == rows.src[0]);
+  }
+  EXPECT_EQ(flatTrips, (k.block.blockExtent - 1) * c + c - 4) << "one loop over the chunk's rows";
+}
+
 // A long piece that reads an operand of its columns only (a scale per
 // class) or a rest too large for the columns computed in vain keeps the
 // loop per row, with the interpreter's values.
