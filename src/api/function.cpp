@@ -219,7 +219,7 @@ std::string Function::dump(const std::vector<std::optional<Value>>& args, std::o
     PipelineOptions pipeline;
     pipeline.last = stage ? static_cast<stitch::Stage>(*stage) : lastAvailableStage();
     pipeline.target = device == Device::Cuda ? RenderTarget::Cuda : RenderTarget::C;
-    if (threads < 0) throw UserError(errorMessage("threads must be positive (0: one per core), not ", threads));
+    if (threads < 0) throw UserError(errorMessage("threads must be 0 (one per core) or more, not ", threads));
     pipeline.threads = threads;
     std::vector<TypePtr> types = argumentTypes(fn, args);
     pipeline.listInputs = listElementTypes(fn, args);
