@@ -35,6 +35,8 @@ std::vector<KernelUOps> linearizeKernels(const KernelGraph& kernels, const Linea
   return uops;
 }
 
+namespace {
+
 std::vector<TileActivation> tileActivationsOf(const KernelGraph& kernels) {
   std::vector<TileActivation> activations;
   for (const Kernel& k : kernels.kernels) {
@@ -46,6 +48,8 @@ std::vector<TileActivation> tileActivationsOf(const KernelGraph& kernels) {
   }
   return activations;
 }
+
+}  // namespace
 
 std::string renderProgramC(const KernelGraph& kernels, const std::vector<KernelUOps>& uops) {
   return renderC(uops, tileActivationsOf(kernels));

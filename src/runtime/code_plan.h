@@ -32,11 +32,9 @@ KernelGraph planProgramKernels(const Graph& graph, bool pureGraph, const FusionP
 FusionPlan fuseProgram(const Graph& graph, bool pureGraph, int threads = 0);
 // The uops of every GraphDefined kernel, in kernel order.
 std::vector<KernelUOps> linearizeKernels(const KernelGraph& kernels, const LinearizeOptions& options = {});
-// The tile activations the program's contraction kernels call from its C
-// translation unit (codegen/tile_activation.h): each whose epilogue has an
-// activation other than relu (relu is the host's own code).
-std::vector<TileActivation> tileActivationsOf(const KernelGraph& kernels);
-// The C translation unit of a plan's kernels and tile activations.
+// The C translation unit of a plan's kernels, and the tile activation
+// (codegen/tile_activation.h) of each contraction kernel whose epilogue
+// has an activation other than relu (relu is the host's own code).
 std::string renderProgramC(const KernelGraph& kernels, const std::vector<KernelUOps>& uops);
 // "kernel NAME" and its uops, per kernel (`stitch dump --stage uops`).
 std::string printKernelUOps(const std::vector<KernelUOps>& uops);

@@ -35,8 +35,8 @@ CompiledProgram::CompiledProgram(const Graph& graph, CodePlan plan, const Execut
       onCuda_(options.cuda) {
   writtenBack_.assign(graph.inputs().size(), false);
   for (size_t i : options.writtenBackInputs) writtenBack_.at(i) = true;
-  loadKernels();
   setUpContractions();
+  loadKernels();
   setUpLoopKernels();
   // An imperative graph's host ops write tensors in place: its runs are
   // not functions of their signature.
@@ -51,8 +51,10 @@ void CompiledProgram::loadKernels() {
   // A CUDA program needs the GPU even when it has no generated kernel:
   // asking for a device that is not there is an error either way.
   if (onCuda_) gpuDevice();
-  bool anyCode = !onCuda_ && !tileActivationsOf(plan_.kernels).empty();
-  for (const Kernel& k : plan_.kernels.kernels) anyCode |= k.kind == KernelKind::GraphDefined;
+  bool anyCode = false;
+  for (size_t i = 0; i < plan_.kernels.kernels.size(); ++i)
+    anyCode |= plan_.kernels.kernels[i].kind == KernelKind::GraphDefined ||
+               (!onCuda_ && contractions_[i] && contractions_[i]->compiledActivation());
   if (!anyCode) return;
   if (onCuda_) {
     cuda_ = std::make_unique<CudaKernels>(plan_.uops, plan_.source, plan_.cudaLimits);
@@ -68,6 +70,11 @@ void CompiledProgram::loadKernels() {
   for (const KernelUOps& code : plan_.uops) uopsOf[code.name] = &code;
   for (size_t i = 0; i < plan_.kernels.kernels.size(); ++i) {
     const Kernel& k = plan_.kernels.kernels[i];
+    // On CUDA the device applies a contraction's activation
+    // (device_contraction.h); where it cannot run the product, the
+    // interpreter runs the kernel's nodes (not runnable() without this).
+    if (contractions_[i] && contractions_[i]->compiledActivation())
+      contractions_[i]->setTileActivation(library_->tileActivation(tileActivationName(k.name)));
     if (k.kind != KernelKind::GraphDefined) continue;
     functions_[i] = library_->function(k.name);
     auto code = uopsOf.find(k.name);
@@ -79,13 +86,7 @@ void CompiledProgram::setUpContractions() {
   contractions_.resize(plan_.kernels.kernels.size());
   for (size_t i = 0; i < plan_.kernels.kernels.size(); ++i) {
     const Kernel& k = plan_.kernels.kernels[i];
-    if (k.kind != KernelKind::Contraction) continue;
-    contractions_[i] = ContractionKernel::create(k.nodes, threads_);
-    // On CUDA the device applies the activation (device_contraction.h);
-    // where it cannot run the product, the interpreter runs the kernel's
-    // nodes (the kernel is not runnable() without the C function).
-    if (contractions_[i] && contractions_[i]->compiledActivation() && library_)
-      contractions_[i]->setTileActivation(library_->tileActivation(tileActivationName(k.name)));
+    if (k.kind == KernelKind::Contraction) contractions_[i] = ContractionKernel::create(k.nodes, threads_);
   }
 }
 

@@ -21,11 +21,17 @@ bool readByAlone(const Value* v, const Node* reader) {
   return !v->uses().empty();
 }
 
+// The activations of one tensor operand, by op; gelu's two forms apart.
+const std::map<std::string, AluOp>& unaryActivations() {
+  static const std::map<std::string, AluOp> ops = {
+      {"relu", AluOp::Relu}, {"sigmoid", AluOp::Sigmoid}, {"tanh", AluOp::Tanh}, {"silu", AluOp::Silu}};
+  return ops;
+}
+
 }  // namespace
 
 std::optional<AluOp> epilogueActivation(const Node* n) {
-  static const std::map<std::string, AluOp> ops = {
-      {"relu", AluOp::Relu}, {"sigmoid", AluOp::Sigmoid}, {"tanh", AluOp::Tanh}, {"silu", AluOp::Silu}};
+  const std::map<std::string, AluOp>& ops = unaryActivations();
   if (n->is("gelu") && n->inputs().size() == 2) {
     const Constant* form = constantOf(n->input(1));
     if (!form || !form->isStr()) return std::nullopt;
@@ -39,8 +45,11 @@ std::optional<AluOp> epilogueActivation(const Node* n) {
 }
 
 const std::vector<AluOp>& epilogueActivations() {
-  static const std::vector<AluOp> ops = {AluOp::Relu,    AluOp::GeluErf, AluOp::GeluTanh,
-                                         AluOp::Sigmoid, AluOp::Tanh,    AluOp::Silu};
+  static const std::vector<AluOp> ops = [] {
+    std::vector<AluOp> all = {AluOp::GeluErf, AluOp::GeluTanh};
+    for (const auto& [name, op] : unaryActivations()) all.push_back(op);
+    return all;
+  }();
   return ops;
 }
 

@@ -683,15 +683,11 @@ void Linearizer::emitShortPiecesApart(int p, const std::vector<int64_t>& innerBo
     const auto [first, last] = pieceBounds(l, 0, rows);
     int rowEnd = -1, flatStart = -1, flatEnd = -1;
     if (flat) {
-      const int64_t a = longPieces.front().first, b = longPieces.front().second;
-      rowEnd = l == splitLoop_ ? g_.alu(AluOp::Add, DType::i64, {first, c(1)}) : c(1);
-      flatStart = c(a);
-      if (l == splitLoop_) {
-        const int spanRows = g_.alu(AluOp::Sub, DType::i64, {g_.alu(AluOp::Sub, DType::i64, {last, first}), c(1)});
-        flatEnd = g_.alu(AluOp::Add, DType::i64, {g_.alu(AluOp::Mul, DType::i64, {spanRows, c(rowLength)}), c(b)});
-      } else {
-        flatEnd = c((rows - 1) * rowLength + b);
-      }
+      rowEnd = g_.alu(AluOp::Add, DType::i64, {first, c(1)});
+      flatStart = c(longPieces.front().first);
+      const int spanRows = g_.alu(AluOp::Sub, DType::i64, {g_.alu(AluOp::Sub, DType::i64, {last, first}), c(1)});
+      flatEnd = g_.alu(AluOp::Add, DType::i64,
+                       {g_.alu(AluOp::Mul, DType::i64, {spanRows, c(rowLength)}), c(longPieces.front().second)});
     }
     int u = loopUOp(first, last);
     loopVar_[l] = u;
