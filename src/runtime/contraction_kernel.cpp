@@ -196,14 +196,17 @@ std::unique_ptr<ContractionKernel> ContractionKernel::create(const std::vector<c
   }
   std::unique_ptr<ContractionKernel> kernel(new ContractionKernel(*f, std::max(threads, 1)));
   kernel->operands_ = std::move(operands);
-  // B in panels when C is wider than one pass of the GEMM kernel and a tile
-  // has columns enough to reuse each panel: a pass over B in place reads
+  // B in panels when C is wider than one pass of the GEMM kernel and enough
+  // rows reuse each panel to pay for the copy: a pass over B in place reads
   // one vector per k at stride n, and for n a multiple of 256 (768, 1024)
-  // those lines fall into a few cache sets, so the pass's 16 x k slice of B
-  // misses L1 and L2 on every block of columns ([512,768] @ [768,768] on
-  // AVX2, one thread: 59 GFLOPS in place, 82 with n = 784).
+  // those lines fall into a few cache sets and pages, so across many row
+  // blocks the pass's slice of B keeps missing L1 and the TLB ([512,768] @
+  // [768,768] on AVX2, one thread: 59 GFLOPS in place, 82 with n = 784).
+  // linear's W is copied anyway; packing it is that copy, shared by the
+  // threads.
   const int64_t panel = tensorop::gemmPassRows();
-  if (f->n > panel && kernel->tileRows_ >= kMinPackedTileRows) {
+  const bool packs = f->transposedB ? kernel->tileRows_ >= kMinPackedTileRows : f->m >= kMinPackedRows;
+  if (f->n > panel && packs) {
     kernel->panel_ = panel;
     kernel->panels_ = (f->n + panel - 1) / panel;
   }

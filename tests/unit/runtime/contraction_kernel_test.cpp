@@ -92,30 +92,43 @@ def f(a: torch.Tensor, b: torch.Tensor, w: torch.Tensor, n: int) -> Tuple[torch.
 // Every matmul-family form the tensor-operation backend takes (and f64,
 // which it does not: the interpreter's routine runs it), each above the
 // predefined-kernel threshold, against the interpreter on fresh inputs.
-// Most have B packed into panels with a narrower last one (n is no multiple
-// of 16 or 64); s @ g has too few rows per tile and u @ v too few columns
-// for packing: B is read in place. a @ r multiplies one A by every entry of
-// a stack (a loop's row products hoisted before it).
+// linear's W is packed into panels with a narrower last one (n is no
+// multiple of 16 or 64), and so is B of the two batched products with
+// kMinPackedRows rows (pb @ qb, one B per batch entry, and ab @ rb, one A
+// for all); the others have too few rows to pay for packing B and read it
+// in place (u @ v has too few columns as well). a @ r multiplies one A by
+// every entry of a stack (a loop's row products hoisted before it).
 TEST(ContractionKernel, BackendFormsAgreeWithTheInterpreter) {
   useScratchCache();
   Compiled c = compileProgram(R"PY(
 def f(a: torch.Tensor, b: torch.Tensor, x: torch.Tensor, w: torch.Tensor, bias: torch.Tensor,
       p: torch.Tensor, q: torch.Tensor, d: torch.Tensor, e: torch.Tensor, s: torch.Tensor,
-      g: torch.Tensor, u: torch.Tensor, v: torch.Tensor, r: torch.Tensor):
+      g: torch.Tensor, u: torch.Tensor, v: torch.Tensor, r: torch.Tensor, pb: torch.Tensor,
+      qb: torch.Tensor, ab: torch.Tensor, rb: torch.Tensor):
     return (torch.mm(a, b), torch.matmul(x, b), torch.nn.functional.linear(x, w, bias),
             torch.nn.functional.linear(x, w), torch.bmm(p, q), torch.matmul(p, q), d @ e,
-            s @ g, u @ v, a @ r)
+            s @ g, u @ v, a @ r, torch.bmm(pb, qb), ab @ rb)
 )PY", "f", {"a=f32[97,130]", "b=f32[130,75]", "x=f32[3,41,130]", "w=f32[66,130]", "bias=f32[66]",
              "p=f32[5,70,40]", "q=f32[5,40,90]", "d=f64[80,70]", "e=f64[70,60]", "s=f32[8,300]",
-             "g=f32[300,200]", "u=f32[200,300]", "v=f32[300,12]", "r=f32[3,130,70]"});
-  EXPECT_EQ(kernelsOfKind(c, KernelKind::Contraction), 10);
+             "g=f32[300,200]", "u=f32[200,300]", "v=f32[300,12]", "r=f32[3,130,70]",
+             "pb=f32[2,512,24]", "qb=f32[2,24,70]", "ab=f32[512,24]", "rb=f32[2,24,70]"});
+  EXPECT_EQ(kernelsOfKind(c, KernelKind::Contraction), 12);
+  int packed = 0;
+  for (const Kernel& kernel : c.exe->kernelGraph().kernels)
+    if (kernel.kind == KernelKind::Contraction) {
+      std::unique_ptr<ContractionKernel> ck = ContractionKernel::create(kernel.nodes, 1);
+      packed += ck && ck->packsB();
+    }
+  EXPECT_EQ(packed, 4);  // the two linears, pb @ qb and ab @ rb
   IValueList in{randomTensor({97, 130}, DType::f32), randomTensor({130, 75}, DType::f32),
                 randomTensor({3, 41, 130}, DType::f32), randomTensor({66, 130}, DType::f32),
                 randomTensor({66}, DType::f32), randomTensor({5, 70, 40}, DType::f32),
                 randomTensor({5, 40, 90}, DType::f32), randomTensor({80, 70}, DType::f64),
                 randomTensor({70, 60}, DType::f64), randomTensor({8, 300}, DType::f32),
                 randomTensor({300, 200}, DType::f32), randomTensor({200, 300}, DType::f32),
-                randomTensor({300, 12}, DType::f32), randomTensor({3, 130, 70}, DType::f32)};
+                randomTensor({300, 12}, DType::f32), randomTensor({3, 130, 70}, DType::f32),
+                randomTensor({2, 512, 24}, DType::f32), randomTensor({2, 24, 70}, DType::f32),
+                randomTensor({512, 24}, DType::f32), randomTensor({2, 24, 70}, DType::f32)};
   IValueList got = c.exe->run(cloneInputs(in));
   IValueList want = interpret(*c.result.parsed, cloneInputs(in));
   expectSameOutputs(got, want, 1e-4);
@@ -226,7 +239,8 @@ TEST(ContractionKernel, ThreadsSharingColumnsOrRowTilesGiveTheSameBits) {
 def f(x: torch.Tensor, w: torch.Tensor, b: torch.Tensor, wl: torch.Tensor, bl: torch.Tensor):
     return torch.relu(x @ w + b), torch.nn.functional.linear(x, wl, bl)
 )PY";
-  const int64_t rows = 70 + randIn(0, 60), k = 100 + randIn(0, 100), n = 832 - randIn(1, 38);
+  const int64_t rows = ContractionKernel::kMinPackedRows + randIn(0, 60), k = 40 + randIn(0, 60),
+                n = 832 - randIn(1, 38);
   const std::vector<std::string> specs{f32Spec("x", {rows, k}), f32Spec("w", {k, n}), f32Spec("b", {n}),
                                        f32Spec("wl", {n, k}), f32Spec("bl", {n})};
   const IValueList in{randomTensor({rows, k}, DType::f32), randomTensor({k, n}, DType::f32),
@@ -244,8 +258,7 @@ def f(x: torch.Tensor, w: torch.Tensor, b: torch.Tensor, wl: torch.Tensor, bl: t
       ASSERT_TRUE(ck);
       // 13 panels of 64 columns: 7 chunks of 2 (the last of 1) on 2
       // threads, 13 chunks of 1 on 3 and 4; on 7, 13 chunks are under two
-      // a thread. (On 5, 70-130 rows can make row tiles of 15, too few to
-      // pack B at all: no panels to share.)
+      // a thread.
       EXPECT_EQ(ck->sharesColumns(), threads == 2 || threads == 3 || threads == 4);
     }
     EXPECT_EQ(contractions, 2);
@@ -257,6 +270,46 @@ def f(x: torch.Tensor, w: torch.Tensor, b: torch.Tensor, wl: torch.Tensor, bl: t
     SCOPED_TRACE("run " + std::to_string(r));
     expectSameBits(runs[0], runs[r]);
   }
+}
+
+// B as given is copied into panels only for a product of kMinPackedRows
+// rows or more; one row fewer reads it in place (linear's W, which is
+// copied anyway, is packed from kMinPackedTileRows rows a tile). Either
+// way every element is the same f32 sum in the same order: the rows the
+// two products share have the same bits, and both agree with the
+// interpreter.
+TEST(ContractionKernel, BIsPackedOnlyWhereEnoughRowsReuseIt) {
+  useScratchCache();
+  const std::string source = R"PY(
+def f(x: torch.Tensor, w: torch.Tensor, wl: torch.Tensor):
+    return x @ w, torch.nn.functional.linear(x, wl)
+)PY";
+  const int64_t rows = ContractionKernel::kMinPackedRows, k = 20 + randIn(0, 40), n = 200 - randIn(0, 30);
+  const Tensor x = randomTensor({rows, k}, DType::f32), w = randomTensor({k, n}, DType::f32),
+               wl = randomTensor({n, k}, DType::f32);
+  const Tensor fewer = randomTensor({rows - 1, k}, DType::f32);
+  for (int64_t i = 0; i < (rows - 1) * k; ++i) fewer.setDouble(i, x.getDouble(i));
+  std::vector<std::vector<Tensor>> runs;
+  for (const int64_t m : {rows - 1, rows}) {
+    SCOPED_TRACE(m);
+    Compiled c = compileProgram(source, "f", {f32Spec("x", {m, k}), f32Spec("w", {k, n}), f32Spec("wl", {n, k})}, 2);
+    int contractions = 0;
+    for (const Kernel& kernel : c.exe->kernelGraph().kernels) {
+      if (kernel.kind != KernelKind::Contraction) continue;
+      ++contractions;
+      std::unique_ptr<ContractionKernel> ck = ContractionKernel::create(kernel.nodes, 2);
+      ASSERT_TRUE(ck);
+      EXPECT_EQ(ck->packsB(), ck->form().transposedB || m == rows) << kernel.name;
+    }
+    EXPECT_EQ(contractions, 2);
+    const IValueList in{m == rows ? x : fewer, w, wl};
+    IValueList got = c.exe->run(cloneInputs(in));
+    expectSameOutputs(got, interpret(*c.result.parsed, cloneInputs(in)), 1e-4);
+    runs.push_back(tensorsOf(got));
+  }
+  for (size_t i = 0; i < 2; ++i)
+    EXPECT_EQ(std::memcmp(runs[0][i].rawData(), runs[1][i].rawData(), size_t((rows - 1) * n) * sizeof(float)), 0)
+        << "output " << i;
 }
 
 }  // namespace
