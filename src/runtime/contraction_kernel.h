@@ -39,16 +39,14 @@ class ContractionKernel {
  public:
   // At most this many rows of C per tile.
   static constexpr int64_t kMaxTileRows = 64;
-  // linear's W, which must be copied to be read as B, is packed into panels
-  // for tiles of at least this many rows (the threads share the copy).
-  static constexpr int64_t kMinPackedTileRows = 16;
   // B as given (row-major [k, n]) is packed only for a product of at least
   // this many rows of C: with fewer, the copy costs more than it saves, and
   // each pass over a k x 64 slice of B in place finds it in L2 (1 thread:
   // [16,256] @ [256,512] 0.069 -> 0.040 ms, [64,768] @ [768,768] 1.00 ->
   // 0.84; 256 rows and 128 on 2 threads the same within noise). At 512 rows
   // on 2 threads the packed chunks of columns were 3-4% ahead
-  // (bench/RESULTS.md).
+  // (bench/RESULTS.md). linear's W, which must be copied to be read as B at
+  // all, is always packed: the threads share the copy.
   static constexpr int64_t kMinPackedRows = 512;
 
   // nullptr when the backend cannot run these nodes (see above): the

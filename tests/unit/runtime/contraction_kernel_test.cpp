@@ -93,7 +93,8 @@ def f(a: torch.Tensor, b: torch.Tensor, w: torch.Tensor, n: int) -> Tuple[torch.
 // which it does not: the interpreter's routine runs it), each above the
 // predefined-kernel threshold, against the interpreter on fresh inputs.
 // linear's W is packed into panels with a narrower last one (n is no
-// multiple of 16 or 64), and so is B of the two batched products with
+// multiple of 16 or 64), or into one panel narrower than a pass (wn: n =
+// 48), and so is B of the two batched products with
 // kMinPackedRows rows (pb @ qb, one B per batch entry, and ab @ rb, one A
 // for all); the others have too few rows to pay for packing B and read it
 // in place (u @ v has too few columns as well). a @ r multiplies one A by
@@ -104,22 +105,23 @@ TEST(ContractionKernel, BackendFormsAgreeWithTheInterpreter) {
 def f(a: torch.Tensor, b: torch.Tensor, x: torch.Tensor, w: torch.Tensor, bias: torch.Tensor,
       p: torch.Tensor, q: torch.Tensor, d: torch.Tensor, e: torch.Tensor, s: torch.Tensor,
       g: torch.Tensor, u: torch.Tensor, v: torch.Tensor, r: torch.Tensor, pb: torch.Tensor,
-      qb: torch.Tensor, ab: torch.Tensor, rb: torch.Tensor):
+      qb: torch.Tensor, ab: torch.Tensor, rb: torch.Tensor, wn: torch.Tensor):
     return (torch.mm(a, b), torch.matmul(x, b), torch.nn.functional.linear(x, w, bias),
             torch.nn.functional.linear(x, w), torch.bmm(p, q), torch.matmul(p, q), d @ e,
-            s @ g, u @ v, a @ r, torch.bmm(pb, qb), ab @ rb)
+            s @ g, u @ v, a @ r, torch.bmm(pb, qb), ab @ rb, torch.nn.functional.linear(u, wn))
 )PY", "f", {"a=f32[97,130]", "b=f32[130,75]", "x=f32[3,41,130]", "w=f32[66,130]", "bias=f32[66]",
              "p=f32[5,70,40]", "q=f32[5,40,90]", "d=f64[80,70]", "e=f64[70,60]", "s=f32[8,300]",
              "g=f32[300,200]", "u=f32[200,300]", "v=f32[300,12]", "r=f32[3,130,70]",
-             "pb=f32[2,512,24]", "qb=f32[2,24,70]", "ab=f32[512,24]", "rb=f32[2,24,70]"});
-  EXPECT_EQ(kernelsOfKind(c, KernelKind::Contraction), 12);
+             "pb=f32[2,512,24]", "qb=f32[2,24,70]", "ab=f32[512,24]", "rb=f32[2,24,70]",
+             "wn=f32[48,300]"});
+  EXPECT_EQ(kernelsOfKind(c, KernelKind::Contraction), 13);
   int packed = 0;
   for (const Kernel& kernel : c.exe->kernelGraph().kernels)
     if (kernel.kind == KernelKind::Contraction) {
       std::unique_ptr<ContractionKernel> ck = ContractionKernel::create(kernel.nodes, 1);
       packed += ck && ck->packsB();
     }
-  EXPECT_EQ(packed, 4);  // the two linears, pb @ qb and ab @ rb
+  EXPECT_EQ(packed, 5);  // the three linears, pb @ qb and ab @ rb
   IValueList in{randomTensor({97, 130}, DType::f32), randomTensor({130, 75}, DType::f32),
                 randomTensor({3, 41, 130}, DType::f32), randomTensor({66, 130}, DType::f32),
                 randomTensor({66}, DType::f32), randomTensor({5, 70, 40}, DType::f32),
@@ -128,7 +130,8 @@ def f(a: torch.Tensor, b: torch.Tensor, x: torch.Tensor, w: torch.Tensor, bias: 
                 randomTensor({300, 200}, DType::f32), randomTensor({200, 300}, DType::f32),
                 randomTensor({300, 12}, DType::f32), randomTensor({3, 130, 70}, DType::f32),
                 randomTensor({2, 512, 24}, DType::f32), randomTensor({2, 24, 70}, DType::f32),
-                randomTensor({512, 24}, DType::f32), randomTensor({2, 24, 70}, DType::f32)};
+                randomTensor({512, 24}, DType::f32), randomTensor({2, 24, 70}, DType::f32),
+                randomTensor({48, 300}, DType::f32)};
   IValueList got = c.exe->run(cloneInputs(in));
   IValueList want = interpret(*c.result.parsed, cloneInputs(in));
   expectSameOutputs(got, want, 1e-4);
@@ -273,8 +276,8 @@ def f(x: torch.Tensor, w: torch.Tensor, b: torch.Tensor, wl: torch.Tensor, bl: t
 }
 
 // B as given is copied into panels only for a product of kMinPackedRows
-// rows or more; one row fewer reads it in place (linear's W, which is
-// copied anyway, is packed from kMinPackedTileRows rows a tile). Either
+// rows or more; one row fewer reads it in place (linear's W, which must be
+// copied to be read at all, is always packed). Either
 // way every element is the same f32 sum in the same order: the rows the
 // two products share have the same bits, and both agree with the
 // interpreter.
