@@ -94,11 +94,11 @@ def f(a: torch.Tensor, b: torch.Tensor, w: torch.Tensor, n: int) -> Tuple[torch.
 // predefined-kernel threshold, against the interpreter on fresh inputs.
 // linear's W is packed into panels with a narrower last one (n is no
 // multiple of 16 or 64), or into one panel narrower than a pass (wn: n =
-// 48), and so is B of the two batched products with
-// kMinPackedRows rows (pb @ qb, one B per batch entry, and ab @ rb, one A
-// for all); the others have too few rows to pay for packing B and read it
-// in place (u @ v has too few columns as well). a @ r multiplies one A by
-// every entry of a stack (a loop's row products hoisted before it).
+// 48), and so is B of the two batched products with kMinPackedRows rows
+// (pb @ qb, one B per batch entry, and ab @ rb, one A for all); the others
+// have too few rows to pay for packing B and read it in place (u @ v has
+// too few columns as well). a @ r multiplies one A by every entry of a
+// stack (a loop's row products hoisted before it).
 TEST(ContractionKernel, BackendFormsAgreeWithTheInterpreter) {
   useScratchCache();
   Compiled c = compileProgram(R"PY(
@@ -277,10 +277,9 @@ def f(x: torch.Tensor, w: torch.Tensor, b: torch.Tensor, wl: torch.Tensor, bl: t
 
 // B as given is copied into panels only for a product of kMinPackedRows
 // rows or more; one row fewer reads it in place (linear's W, which must be
-// copied to be read at all, is always packed). Either
-// way every element is the same f32 sum in the same order: the rows the
-// two products share have the same bits, and both agree with the
-// interpreter.
+// copied to be read at all, is always packed). Either way every element is
+// the same f32 sum in the same order: the rows the two products share have
+// the same bits, and both agree with the interpreter.
 TEST(ContractionKernel, BIsPackedOnlyWhereEnoughRowsReuseIt) {
   useScratchCache();
   const std::string source = R"PY(
