@@ -9,6 +9,7 @@
 
 #include "common/cpu_clones.h"
 #include "common/error.h"
+#include "runtime/host_products.h"
 #include "stitch/aligned_buffer.h"
 #include "ugraph/contraction_epilogue.h"
 
@@ -213,6 +214,12 @@ std::unique_ptr<ContractionKernel> ContractionKernel::create(const std::vector<c
   // [768,768] on AVX2, one thread: 59 GFLOPS in place, 82 with n = 784).
   // linear's W must be copied to be read as B at all: always in panels (one
   // of n columns where n is narrower than a pass), which the threads share.
+  // A few rows of linear need no copy: each output is a dot product of an
+  // x row and a W row, both contiguous along k (runDots).
+  if (f->transposedB && f->batch == 1 && f->m <= kFewRows) {
+    kernel->dots_ = true;
+    return kernel;
+  }
   const int64_t pass = tensorop::gemmPassRows();
   if (f->transposedB || (f->n > pass && f->m >= kMinPackedRows)) {
     kernel->panel_ = std::min(pass, f->n);
@@ -291,6 +298,20 @@ void ContractionKernel::runByColumns(const float* a, const float* b, float* pack
   }
 }
 
+void ContractionKernel::runDots(const float* a, const float* w, float* out, const float* linearBias,
+                                const float* epilogueBias) const {
+  const Form& f = form_;
+  const int64_t runs = (f.n + kDotColumns - 1) / kDotColumns;
+#pragma omp parallel for num_threads(threads_) schedule(static)
+  for (int64_t run = 0; run < runs; ++run) {
+    const int64_t c0 = run * kDotColumns, cols = std::min(kDotColumns, f.n - c0);
+    // W's row once from memory, then from L1 for every row of x.
+    for (int64_t j = c0; j < c0 + cols; ++j)
+      for (int64_t i = 0; i < f.m; ++i) dotProducts(a + i * f.k, w + j * f.k, f.k, out + i * f.n + j, 1, f.k);
+    finish(out + c0, f.m, cols, linearBias ? linearBias + c0 : nullptr, epilogueBias ? epilogueBias + c0 : nullptr);
+  }
+}
+
 void ContractionKernel::run(const std::vector<const Tensor*>& operands, Tensor& out) const {
   STITCH_ASSERT(runnable(), "a contraction kernel run before its tile activation was set");
   const Form& f = form_;
@@ -308,6 +329,10 @@ void ContractionKernel::run(const std::vector<const Tensor*>& operands, Tensor& 
   const float* bias = f.bias ? static_cast<const float*>(operands[2]->rawData()) : nullptr;
   const float* epilogueBias =
       f.epilogueBias >= 0 ? static_cast<const float*>(operands[f.epilogueBias]->rawData()) : nullptr;
+  if (dots_) {
+    runDots(a, b, o, bias, epilogueBias);
+    return;
+  }
   if (sharesColumns()) {
     runByColumns(a, b, packed, o, bias, epilogueBias);
     return;

@@ -14,11 +14,15 @@
 // other activations are functions of the program's compiled C
 // (codegen/tile_activation.h), which the kernel is given after it loads.
 //
+// linear of at most kFewRows rows runs as dot products of x's and W's rows
+// instead (host_products.h), which reads W in place.
+//
 // Each product runs in float32 over the whole k (ugraph/numerics.h: the
 // reference interpreter accumulates in double, and results are compared
 // with it under the tolerance rule of interp/tolerance.h). The work is
-// split into tiles of rows of C, as many as the threads share evenly; each
-// thread runs whole tiles, written straight into the output. Other shapes
+// split into tiles of rows of C, as many as the threads share evenly, or
+// into runs of C's columns (sharesColumns, runsDots); each thread runs
+// whole tiles or runs, written straight into the output. Other shapes
 // and dtypes get no kernel here; the runtime then runs the interpreter's
 // routine.
 #pragma once
@@ -78,6 +82,10 @@ class ContractionKernel {
   bool runnable() const { return !compiledActivation() || tileActivation_; }
   // Whether B is copied into panels per call (see kMinPackedRows).
   bool packsB() const { return panel_ > 0; }
+  // Whether each output is a dot product along k (linear of at most
+  // kFewRows rows: x and W rows are both contiguous along k, so W is read
+  // in place), rather than a GEMM kernel's.
+  bool runsDots() const { return dots_; }
   // Whether the threads share C's columns (each packs and multiplies the
   // runs of B's panels it takes) rather than its row tiles.
   bool sharesColumns() const { return chunks_ > 0; }
@@ -102,6 +110,9 @@ class ContractionKernel {
   int64_t columnsOf(PanelRange range) const;
   void runByColumns(const float* a, const float* b, float* packed, float* out, const float* bias,
                     const float* epilogueBias) const;
+  // The threads share C's columns in runs of kDotColumns.
+  static constexpr int64_t kDotColumns = 64;
+  void runDots(const float* a, const float* w, float* out, const float* linearBias, const float* epilogueBias) const;
   // The epilogue on a finished tile of C (rows x cols at row stride n).
   void finish(float* c, int64_t rows, int64_t cols, const float* linearBias, const float* epilogueBias) const;
 
@@ -115,6 +126,7 @@ class ContractionKernel {
   // > 0: the threads share C's columns, chunks_ chunks of chunkPanels_
   // panels taken in turn, instead of its row tiles (see create()).
   int64_t chunkPanels_ = 0, chunks_ = 0;
+  bool dots_ = false;  // runDots
   // Keyed by the rows and columns of C a call covers: full tiles and the
   // shorter last one, all of C's columns or (sharing columns) a chunk's.
   std::map<std::pair<int64_t, int64_t>, TileProducts> products_;

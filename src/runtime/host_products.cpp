@@ -48,6 +48,10 @@ void axpyRows(const float* a, int64_t as, const float* b, int64_t ldb, float* c,
 
 }  // namespace
 
+void dotProducts(const float* a, const float* bt, int64_t ldb, float* c, int64_t n, int64_t k) {
+  dotRows(a, bt, ldb, c, n, k);
+}
+
 bool isHostProductOp(const Node& node) { return node.is("matmul") || node.is("bmm") || node.is("mm"); }
 
 std::optional<Tensor> fewRowProduct(const Tensor& a, const Tensor& b) {

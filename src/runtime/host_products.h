@@ -31,4 +31,8 @@ bool isHostProductOp(const Node& node);
 constexpr int64_t kFewRows = 8;
 std::optional<Tensor> fewRowProduct(const Tensor& a, const Tensor& b);
 
+// c[j] = sum_k a[k] * bt[j * ldb + k] for j < n: dot products of contiguous
+// rows in 16 lanes, folded pairwise (the path above for B read along k).
+void dotProducts(const float* a, const float* bt, int64_t ldb, float* c, int64_t n, int64_t k);
+
 }  // namespace stitch
