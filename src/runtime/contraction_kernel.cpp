@@ -212,10 +212,11 @@ std::unique_ptr<ContractionKernel> ContractionKernel::create(const std::vector<c
   // those lines fall into a few cache sets and pages, so across many row
   // blocks the pass's slice of B keeps missing L1 and the TLB ([512,768] @
   // [768,768] on AVX2, one thread: 59 GFLOPS in place, 82 with n = 784).
-  // linear's W must be copied to be read as B at all: always in panels (one
-  // of n columns where n is narrower than a pass), which the threads share.
-  // A few rows of linear need no copy: each output is a dot product of an
-  // x row and a W row, both contiguous along k (runDots).
+  // linear's W must be copied to be read as B at all, so it is always
+  // packed (one panel of n columns where n is narrower than a pass), the
+  // threads sharing the copy; except for a few rows, which need no copy:
+  // each output is then a dot product of an x row and a W row, both
+  // contiguous along k (runDots).
   if (f->transposedB && f->batch == 1 && f->m <= kFewRows) {
     kernel->dots_ = true;
     return kernel;
