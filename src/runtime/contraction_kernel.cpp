@@ -306,9 +306,7 @@ void ContractionKernel::runDots(const float* a, const float* w, float* out, cons
 #pragma omp parallel for num_threads(threads_) schedule(static)
   for (int64_t run = 0; run < runs; ++run) {
     const int64_t c0 = run * kDotColumns, cols = std::min(kDotColumns, f.n - c0);
-    // W's row once from memory, then from L1 for every row of x.
-    for (int64_t j = c0; j < c0 + cols; ++j)
-      for (int64_t i = 0; i < f.m; ++i) dotProducts(a + i * f.k, w + j * f.k, f.k, out + i * f.n + j, 1, f.k);
+    dotProducts(a, f.k, f.m, w + c0 * f.k, f.k, out + c0, f.n, cols, f.k);
     finish(out + c0, f.m, cols, linearBias ? linearBias + c0 : nullptr, epilogueBias ? epilogueBias + c0 : nullptr);
   }
 }

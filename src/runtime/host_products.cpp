@@ -20,20 +20,6 @@ using lane_folds::fold16;
 // the kernels' MULADD): the same result from every clone, fast where the
 // CPU has FMA.
 //
-// c[j] = sum_k a[k] * bt[j * ldb + k] for j < n: dot products of contiguous
-// rows, 16 lanes each, folded pairwise.
-STITCH_CPU_CLONES("avx512f", "arch=x86-64-v3", "default")
-void dotRows(const float* a, const float* bt, int64_t ldb, float* c, int64_t n, int64_t k) {
-  const int64_t full = k / kLanes * kLanes;
-  for (int64_t j = 0; j < n; ++j) {
-    const float* b = bt + j * ldb;
-    float lanes[kLanes] = {};
-    for (int64_t o = 0; o < full; o += kLanes)
-      for (int64_t l = 0; l < kLanes; ++l) lanes[l] = std::fma(a[o + l], b[o + l], lanes[l]);
-    for (int64_t t = 0; full + t < k; ++t) lanes[t] = std::fma(a[full + t], b[full + t], lanes[t]);
-    c[j] = fold16(lanes);
-  }
-}
 
 // c[j] = sum_k a[k * as] * b[k * ldb + j] for j < n, each over k in order.
 STITCH_CPU_CLONES("avx512f", "arch=x86-64-v3", "default")
@@ -48,8 +34,21 @@ void axpyRows(const float* a, int64_t as, const float* b, int64_t ldb, float* c,
 
 }  // namespace
 
-void dotProducts(const float* a, const float* bt, int64_t ldb, float* c, int64_t n, int64_t k) {
-  dotRows(a, bt, ldb, c, n, k);
+STITCH_CPU_CLONES("avx512f", "arch=x86-64-v3", "default")
+void dotProducts(const float* a, int64_t lda, int64_t m, const float* bt, int64_t ldb, float* c, int64_t ldc,
+                 int64_t n, int64_t k) {
+  const int64_t full = k / kLanes * kLanes;
+  for (int64_t j = 0; j < n; ++j) {
+    const float* b = bt + j * ldb;
+    for (int64_t i = 0; i < m; ++i) {
+      const float* x = a + i * lda;
+      float lanes[kLanes] = {};
+      for (int64_t o = 0; o < full; o += kLanes)
+        for (int64_t l = 0; l < kLanes; ++l) lanes[l] = std::fma(x[o + l], b[o + l], lanes[l]);
+      for (int64_t t = 0; full + t < k; ++t) lanes[t] = std::fma(x[full + t], b[full + t], lanes[t]);
+      c[i * ldc + j] = fold16(lanes);
+    }
+  }
 }
 
 bool isHostProductOp(const Node& node) { return node.is("matmul") || node.is("bmm") || node.is("mm"); }
@@ -90,7 +89,7 @@ std::optional<Tensor> fewRowProduct(const Tensor& a, const Tensor& b) {
           for (int64_t kk = 0; kk < k; ++kk) row[kk] = arow[kk * ak];
           arow = row.data();
         }
-        dotRows(arow, B, bn, c, n, k);
+        dotProducts(arow, 0, 1, B, bn, c, 0, n, k);
       } else {
         axpyRows(arow, ak, B, bk, c, n, k);
       }

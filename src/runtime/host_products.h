@@ -31,8 +31,11 @@ bool isHostProductOp(const Node& node);
 constexpr int64_t kFewRows = 8;
 std::optional<Tensor> fewRowProduct(const Tensor& a, const Tensor& b);
 
-// c[j] = sum_k a[k] * bt[j * ldb + k] for j < n: dot products of contiguous
-// rows in 16 lanes, folded pairwise (the path above for B read along k).
-void dotProducts(const float* a, const float* bt, int64_t ldb, float* c, int64_t n, int64_t k);
+// c[i * ldc + j] = sum_k a[i * lda + k] * bt[j * ldb + k] for i < m, j < n:
+// dot products of contiguous rows in 16 lanes, folded pairwise (the path
+// above for B read along k). Each row of bt is read once from memory, then
+// from L1 for every row of a.
+void dotProducts(const float* a, int64_t lda, int64_t m, const float* bt, int64_t ldb, float* c, int64_t ldc,
+                 int64_t n, int64_t k);
 
 }  // namespace stitch
