@@ -3,6 +3,7 @@
 // interpreter computes for that op and dtype (see ugraph/alu_op.h); ops
 // without a one-line form call helpers that are added to the prelude.
 #pragma once
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,13 @@ namespace stitch {
 // has no meaning for that dtype.
 std::string renderAluExpr(AluOp op, DType operand, const std::vector<std::string>& args,
                           CPrelude& prelude);
+
+// a / c for a float constant c without a division where that gives the
+// same quotient: a times 1 / c for a power of two c (exact: one rounding
+// of the same product), kernel_math.h's stitch_kdivc_f32 for other f32
+// constants whose reciprocal is normal (the IEEE quotient for normal a
+// and a / c, within one ulp of a denormal one). nullopt: plain division.
+std::optional<std::string> renderDivByConstant(DType t, const std::string& a, double c, CPrelude& prelude);
 
 std::string renderCastExpr(DType from, DType to, const std::string& arg, CPrelude& prelude);
 

@@ -117,6 +117,7 @@ const char* fnName(PreludeFn fn) {
     case PreludeFn::Expm1: return "expm1";
     case PreludeFn::Tanh: return "tanh";
     case PreludeFn::Erf: return "erf";
+    case PreludeFn::DivByConstant: return "divc";
   }
   return "?";
 }
@@ -138,7 +139,8 @@ const char* helperCode(PreludeFn fn, DType dtype) {
     case PreludeFn::Exp2:
     case PreludeFn::Expm1:
     case PreludeFn::Tanh:
-    case PreludeFn::Erf: return nullptr;  // kernel_math.h only
+    case PreludeFn::Erf:
+    case PreludeFn::DivByConstant: return nullptr;  // kernel_math.h only
   }
   return nullptr;
 }
@@ -175,6 +177,7 @@ bool usesKernelMath(PreludeFn fn, DType dtype) {
     case PreludeFn::Expm1:
     case PreludeFn::Tanh:
     case PreludeFn::Erf:
+    case PreludeFn::DivByConstant:
     case PreludeFn::Sigmoid:
     case PreludeFn::Silu:
     case PreludeFn::GeluErf: return true;

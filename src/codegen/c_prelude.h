@@ -21,6 +21,7 @@ namespace stitch {
 enum class PreludeFn : uint8_t {
   FloorDiv, Remainder, Max, Min, Pow, Sigmoid, Silu, GeluErf, GeluTanh,
   Exp, Exp2, Expm1, Tanh, Erf,  // f32 only (f64 calls <math.h>)
+  DivByConstant,                // f32 only: kernel_math.h's stitch_kdivc_f32
 };
 
 // What the C-family printer writes for: C for the host's compiler, or CUDA

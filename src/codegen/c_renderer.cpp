@@ -463,6 +463,12 @@ class KernelWriter {
         for (int s : u.src) args.push_back(ref(s));
         // The value operands' dtype: WHERE's condition is bool whatever it picks.
         DType operand = at(u.src.at(u.alu == AluOp::Where ? 1 : 0)).dtype;
+        if (u.alu == AluOp::Div && at(u.src.at(1)).kind == UOpKind::Const) {
+          if (std::optional<std::string> e = renderDivByConstant(operand, args[0], at(u.src[1]).fval, prelude_)) {
+            value(id, u, *e);
+            return;
+          }
+        }
         value(id, u, renderAluExpr(u.alu, operand, args, prelude_));
         return;
       }

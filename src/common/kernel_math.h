@@ -190,4 +190,18 @@ static inline float stitch_kgelu_erf_f32(float x) {
   float g = fmaf(h, stitch_kerf_f32(x * 0.70710678118654752440f), h);
   return g == 0.0f ? copysignf(0.0f, x) : g;
 }
+/* a / c for a constant c whose reciprocal y = 1 / c (rounded to float) is
+ * normal, without the divider (one vector every ~11 cycles on AVX-512,
+ * where these take 4 operations): q = a y, then corrected once by the
+ * remainder a - q c, which the fma computes exactly (Markstein's
+ * correction). The IEEE quotient wherever |a| >= 2^-100 and a / c is a
+ * normal float (every such float a checked for six c when this was
+ * written; tests/unit/codegen/alu_semantics_test.cpp samples the range for
+ * more); below 2^-100 the remainder underflows and is rounded, within 2
+ * ulps. Zeros, infinities and NaN are those of a y. */
+static inline float stitch_kdivc_f32(float a, float c, float y) {
+  float q = a * y;
+  float corrected = fmaf(fmaf(-q, c, a), y, q);
+  return q == 0.0f || !(fabsf(q) <= 0x1.fffffep127f) ? q : corrected;
+}
 #endif /* STITCH_KERNEL_MATH_H */

@@ -2,6 +2,8 @@
 // peer (PyTorch eager, TorchScript, torch.compile) does it. Sums, products,
 // means, variances, softmax and contractions of f32 accumulate in f32 (f64
 // in f64, integers in i64); elementwise math stays in the value's dtype.
+// Division by a constant is the IEEE quotient without the divider where
+// |a| >= 2^-100 (codegen/c_expr.h renderDivByConstant).
 // Reductions fold in a fixed order (lane-split sums combine their lanes in
 // lane order, uops/lane_reduce.h), so results never depend on the thread
 // count or the grid.

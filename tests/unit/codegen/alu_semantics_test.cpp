@@ -4,6 +4,7 @@
 // and compared bit for bit with the interpreter's own kernels.
 #include <gtest/gtest.h>
 
+#include <cfloat>
 #include <cmath>
 #include <cstring>
 #include <fstream>
@@ -354,6 +355,19 @@ TEST(AluSemantics, EveryOpOnEveryDtypeMatchesTheInterpreter) {
   }
 }
 
+// Every 4099th f32 bit pattern: both signs, zeros, denormals, infinities
+// and NaNs, every binade.
+std::vector<float> floatsAcrossTheRange() {
+  std::vector<float> xs;
+  for (uint64_t bits = 0; bits < (1ull << 32); bits += 4099) {
+    uint32_t b = (uint32_t)bits;
+    float x;
+    std::memcpy(&x, &b, sizeof x);
+    xs.push_back(x);
+  }
+  return xs;
+}
+
 // pow with a constant base or exponent (the shapes compilers like to
 // rewrite) still calls the same pow as the interpreter.
 TEST(AluSemantics, PowWithConstantOperandsMatchesTheInterpreter) {
@@ -396,6 +410,74 @@ TEST(AluSemantics, PowWithConstantOperandsMatchesTheInterpreter) {
                         << expected.getDouble(e);
         }
       }
+    }
+  }
+}
+
+// Division by a constant runs without the divider where the quotient stays
+// the same: times the reciprocal for a power of two (every f32 and f64
+// value), kernel_math.h's corrected product for other f32 constants (the
+// IEEE quotient wherever |a| >= 2^-100 and it is normal, within 2 ulps
+// below); constants whose reciprocal is not normal still divide.
+TEST(AluSemantics, DivisionByAConstantIsTheIeeeQuotient) {
+  FreshCacheDir cache;
+  std::vector<float> xs = floatsAcrossTheRange();
+  for (float x = 1.0f; x < 2.0f; x = std::nextafter(x, 2.0f)) {  // one binade densely: every 61st float
+    xs.push_back(x);
+    for (int i = 0; i < 60 && x < 2.0f; ++i) x = std::nextafter(x, 2.0f);
+  }
+  for (float x : {INFINITY, -INFINITY, NAN, 0.0f, -0.0f, 1e-45f, -1e-45f, 0x1p-100f, FLT_MAX, -FLT_MAX, 255.0f, 765.0f})
+    xs.push_back(x);
+  xs.resize(xs.size() - xs.size() % 16 + 7);  // a scalar remainder after the vector loop
+  const int64_t n = (int64_t)xs.size();
+  struct Case {
+    double c;
+    DType t;
+    const char* expect;  // what the division renders as
+  };
+  const std::vector<Case> cases = {
+      {255.0, DType::f32, "stitch_kdivc_f32"}, {3.0, DType::f32, "stitch_kdivc_f32"},
+      {-7.0, DType::f32, "stitch_kdivc_f32"},  {0.229, DType::f32, "stitch_kdivc_f32"},
+      {1e-3, DType::f32, "stitch_kdivc_f32"},  {3e-37, DType::f32, "stitch_kdivc_f32"},
+      {4e37, DType::f32, "stitch_kdivc_f32"},  {8.0, DType::f32, " * 0.125f"},
+      {-0.5, DType::f32, " * (-2.0f)"},        {0x1p-126, DType::f32, " * 8.507059e+37f"},
+      {0x1p-128, DType::f32, " / "},           {1e-39, DType::f32, " / "},
+      {1e38, DType::f32, " / "},               {8.0, DType::f64, " * 0.125"},
+      {3.0, DType::f64, " / "}};
+  std::vector<KernelUOps> kernels;
+  for (size_t c = 0; c < cases.size(); ++c) {
+    KernelBuilder b("divc_" + std::to_string(c));
+    int out = b.global(0, cases[c].t, true);
+    int x = b.global(1, cases[c].t, false);
+    int i = b.loop(b.i64(0), b.i64(n));
+    b.store(out, i, b.alu(AluOp::Div, cases[c].t, {b.load(x, i), b.constant(cases[c].c, cases[c].t)}));
+    b.endLoop(i);
+    kernels.push_back(b.kernel());
+  }
+  auto lib = loadCompiled(renderC(kernels));
+  for (size_t c = 0; c < cases.size(); ++c) {
+    const Case& k = cases[c];
+    const std::string source = renderC({kernels[c]});
+    const std::string body = source.substr(source.find("void divc_"));
+    EXPECT_NE(body.find(k.expect), std::string::npos) << "a / " << k.c << " (" << dtypeName(k.t) << ") renders as\n"
+                                                      << body;
+    Tensor x = Tensor::empty({n}, k.t);
+    for (int64_t e = 0; e < n; ++e) x.setDouble(e, xs[e]);
+    Tensor divisor = Tensor::empty({n}, k.t);
+    divisor.fill(k.c);
+    Tensor out = Tensor::empty({n}, k.t);
+    void* bufs[] = {out.rawData(), x.rawData()};
+    lib->function("divc_" + std::to_string(c))(bufs, nullptr, 1);
+    Tensor expected = binaryElementwise("div", Operand(IValue(x)), Operand(IValue(divisor)), IValue(), k.t);
+    int failures = 0;
+    for (int64_t e = 0; e < n && failures < 5; ++e) {
+      const double want = expected.getDouble(e), a = x.getDouble(e);
+      const bool corrected = std::string(k.expect) == "stitch_kdivc_f32";
+      const bool exact = !corrected || (std::fabs(a) >= 0x1p-100 && !(std::fabs(want) < FLT_MIN && want != 0));
+      if (exact ? sameElement(out, expected, e) : ulpDistance((float)out.getDouble(e), (float)want) <= 2) continue;
+      ++failures;
+      ADD_FAILURE() << a << " / " << k.c << " (" << dtypeName(k.t) << "): kernel " << out.getDouble(e)
+                    << ", interpreter " << want;
     }
   }
 }
@@ -460,13 +542,7 @@ TEST(AluSemantics, KernelMathIsWithinItsUlpBoundsAcrossTheF32Range) {
   ASSERT_FALSE(text.empty());
   EXPECT_EQ(text, std::string(kKernelMathC)) << "the embedded prelude text is not the header's";
 
-  std::vector<float> xs;
-  for (uint64_t bits = 0; bits < (1ull << 32); bits += 4099) {
-    uint32_t b = (uint32_t)bits;
-    float x;
-    std::memcpy(&x, &b, sizeof x);
-    xs.push_back(x);
-  }
+  std::vector<float> xs = floatsAcrossTheRange();
   // Dense around the ranges where the functions change most.
   for (float x = -20.0f; x < 20.0f; x += 1.0f / 1024) xs.push_back(x);
   for (float x = -104.0f; x < -86.0f; x += 1.0f / 256) xs.push_back(x), xs.push_back(-x);
