@@ -1,6 +1,5 @@
 #include "codegen/c_expr.h"
 
-#include <cfloat>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -8,6 +7,7 @@
 
 #include "codegen/text_cat.h"
 #include "common/error.h"
+#include "ugraph/numerics.h"
 
 namespace stitch {
 
@@ -209,20 +209,16 @@ std::string renderAluExpr(AluOp op, DType operand, const std::vector<std::string
 }
 
 std::optional<std::string> renderDivByConstant(DType t, const std::string& a, double c, CPrelude& prelude) {
-  if (!isFloating(t) || !std::isfinite(c) || c == 0.0) return std::nullopt;
   const bool f32 = t == DType::f32;
   if (f32) c = (float)c;
-  int exponent = 0;
-  const bool powerOfTwo = std::fabs(std::frexp(c, &exponent)) == 0.5;
-  const double smallest = f32 ? (double)FLT_MIN : DBL_MIN, largest = f32 ? (double)FLT_MAX : DBL_MAX;
-  const double reciprocal = f32 ? (double)(1.0f / (float)c) : 1.0 / c;
-  const bool normalReciprocal = std::fabs(reciprocal) >= smallest && std::fabs(reciprocal) <= largest;
-  if (powerOfTwo && normalReciprocal) return a + " * " + parenthesizeNegative(shortestFloat(reciprocal, f32));
-  // Within 2^-125 .. 2^125 the reciprocal is normal and a / c, q c and the
-  // remainder stay in range wherever a and the quotient are normal.
-  if (!f32 || std::fabs(c) < 0x1p-125 || std::fabs(c) > 0x1p125) return std::nullopt;
-  return call(prelude.use(PreludeFn::DivByConstant, t),
-              {a, parenthesizeNegative(shortestFloat(c, true)), parenthesizeNegative(shortestFloat(reciprocal, true))});
+  switch (constantDivision(t, c)) {
+    case ConstantDivision::Divide: return std::nullopt;
+    case ConstantDivision::Reciprocal: return a + " * " + parenthesizeNegative(shortestFloat(1.0 / c, f32));
+    case ConstantDivision::Corrected:
+      return call(prelude.use(PreludeFn::DivByConstant, t),
+                  {a, parenthesizeNegative(shortestFloat(c, true)), parenthesizeNegative(shortestFloat(1.0f / (float)c, true))});
+  }
+  return std::nullopt;
 }
 
 std::string renderCastExpr(DType from, DType to, const std::string& arg, CPrelude& prelude) {

@@ -19,11 +19,8 @@ namespace stitch {
 std::string renderAluExpr(AluOp op, DType operand, const std::vector<std::string>& args,
                           CPrelude& prelude);
 
-// a / c for a float constant c without a division where that gives the
-// same quotient: a times 1 / c for a power of two c (exact: one rounding
-// of the same product), kernel_math.h's stitch_kdivc_f32 for other f32
-// constants whose reciprocal is normal (the IEEE quotient for normal a
-// and a / c, within one ulp of a denormal one). nullopt: plain division.
+// a / c for a float constant c in the form ugraph/numerics.h's
+// constantDivision chooses; nullopt where that is a plain division.
 std::optional<std::string> renderDivByConstant(DType t, const std::string& a, double c, CPrelude& prelude);
 
 std::string renderCastExpr(DType from, DType to, const std::string& arg, CPrelude& prelude);

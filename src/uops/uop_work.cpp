@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <optional>
 
+#include "ugraph/numerics.h"
 #include "uops/uop_fold.h"
 
 namespace stitch {
@@ -103,9 +104,17 @@ class WorkCounter {
     return total;
   }
 
-  // 1 per operation, or (weighted) the cost of a float transcendental.
+  // 1 per operation, or (weighted) the cost of a float transcendental; a
+  // division by a constant as the operations that replace the divider.
   int64_t weight(const UOp& u) const {
     if (!weighted_ || u.kind != UOpKind::Alu || !isFloating(u.dtype)) return 1;
+    if (u.alu == AluOp::Div && uops_[u.src.at(1)].kind == UOpKind::Const) {
+      switch (constantDivision(uops_[u.src[0]].dtype, uops_[u.src[1]].fval)) {
+        case ConstantDivision::Reciprocal: return 1;
+        case ConstantDivision::Corrected: return kCorrectedDivisionCost;
+        case ConstantDivision::Divide: break;
+      }
+    }
     switch (u.alu) {
       case AluOp::Exp: case AluOp::Exp2: case AluOp::Expm1: case AluOp::Log: case AluOp::Log2:
       case AluOp::Log1p: case AluOp::Sqrt: case AluOp::Rsqrt: case AluOp::Reciprocal: case AluOp::Sin:

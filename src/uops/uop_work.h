@@ -20,9 +20,12 @@ namespace stitch {
 int64_t uopWork(const UOpGraph& uops);
 
 // The same count with each data ALU weighted by its rough cost in simple
-// operations (a float transcendental or division counts kTranscendentalCost):
-// what a call costs, for choosing whether it is worth a thread team.
+// operations (a float transcendental or division counts kTranscendentalCost,
+// a division by a constant the operations that replace the divider:
+// ugraph/numerics.h constantDivision): what a call costs, for choosing
+// whether it is worth a thread team.
 constexpr int64_t kTranscendentalCost = 16;
+constexpr int64_t kCorrectedDivisionCost = 4;
 int64_t uopCost(const UOpGraph& uops);
 
 }  // namespace stitch

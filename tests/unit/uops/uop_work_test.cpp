@@ -58,6 +58,28 @@ TEST(UOpWork, CostWeighsTranscendentals) {
   EXPECT_EQ(uopCost(g), 8 * (kTranscendentalCost + 2));
 }
 
+// A division costs as the code that computes it: by a value, the divider
+// (a transcendental's weight); by a power of two, one multiply; by another
+// f32 constant, the corrected product's operations.
+TEST(UOpWork, CostWeighsADivisionAsItsRenderedForm) {
+  struct Case {
+    bool constant;
+    double c;
+    int64_t weight;
+  };
+  for (const Case& k : {Case{false, 0.0, kTranscendentalCost}, Case{true, 8.0, 1},
+                        Case{true, 255.0, kCorrectedDivisionCost}, Case{true, 1e-39, kTranscendentalCost}}) {
+    UOpGraph g;
+    int out = global(g, 0), in = global(g, 1), den = global(g, 2);
+    int i = loop(g, 0, 8);
+    int x = g.add(makeUOp(UOpKind::Load, DType::f32, {in, i}));
+    int d = k.constant ? g.constFloat(k.c, DType::f32) : g.add(makeUOp(UOpKind::Load, DType::f32, {den, i}));
+    g.add(makeUOp(UOpKind::Store, DType::f32, {out, i, g.alu(AluOp::Div, DType::f32, {x, d})}), false);
+    endLoop(g, i);
+    EXPECT_EQ(uopCost(g), 8 * (k.weight + 1)) << "x / " << (k.constant ? std::to_string(k.c) : "y");
+  }
+}
+
 TEST(UOpWork, ASplitLoopCountsEachBlocksShare) {
   // Blocks of 3 iterations over 10: 3 + 3 + 3 + 1.
   UOpGraph g;
