@@ -96,6 +96,25 @@ TEST(CRenderer, LongChainsOfDependentOpsInterleave) {
   for (size_t k = 0; k < in.size(); ++k) ASSERT_EQ(out[k], stitch_kexp_f32(in[k])) << "x = " << in[k];
 }
 
+// A short row of exp whose length is not a multiple of 16 lanes runs its
+// last, partial vector masked rather than element by element; a row of
+// whole vectors, a long (interleaved) row or a cheap op does not ask for
+// it. The values are the prelude's exp either way.
+TEST(CRenderer, ShortChainsFoldTheirTail) {
+  FreshCacheDir cache;
+  const std::string fold = "#pragma clang loop vectorize_predicate(enable)";
+  const std::string shortExp = renderC({unaryRows("exp_40", AluOp::Exp, 5, 40)});
+  EXPECT_NE(shortExp.find(fold), std::string::npos) << shortExp;
+  EXPECT_EQ(renderC({unaryRows("exp_48", AluOp::Exp, 5, 48)}).find(fold), std::string::npos);
+  EXPECT_EQ(renderC({unaryRows("exp_100", AluOp::Exp, 5, 100)}).find(fold), std::string::npos);
+  EXPECT_EQ(renderC({unaryRows("neg_40", AluOp::Neg, 5, 40)}).find(fold), std::string::npos);
+  auto lib = loadCompiled(shortExp);
+  std::vector<float> in = randomFloats(5 * 40, -110, 95), out(5 * 40, NAN);
+  void* bufs[] = {out.data(), in.data()};
+  lib->function("exp_40")(bufs, nullptr, 2);
+  for (size_t k = 0; k < in.size(); ++k) ASSERT_EQ(out[k], stitch_kexp_f32(in[k])) << "x = " << in[k];
+}
+
 // out[r] = (f32) sum over c of (f64) x[r, c]: an accumulator per grid block.
 TEST(CRenderer, SumReductionWithAccumulator) {
   FreshCacheDir cache;
