@@ -1,6 +1,7 @@
 #include "codegen/c_renderer.h"
 
 #include <algorithm>
+#include <optional>
 #include <set>
 
 #include "codegen/c_expr.h"
@@ -241,58 +242,56 @@ class KernelWriter {
     }
     return true;
   }
-  // How many vector iterations of loop `id` the compiler should interleave.
+  // What the vectorizer pragmas below need to know of loop `id`.
+  struct LoopShape {
+    std::optional<int64_t> trips;  // a constant trip count
+    bool chain = false;            // an f32 element goes through a long chain (longChain)
+    bool accumulator = false;      // a Phi: a strict float reduction does not vectorize
+    bool innerLoops = false;       // a loop inside that the compiler is not asked to write out
+    bool innermost = true;         // no loop inside at all
+  };
+  LoopShape loopShape(int id) const {
+    LoopShape shape;
+    const UOp &lo = at(at(id).src.at(0)), &hi = at(at(id).src.at(1));
+    if (lo.kind == UOpKind::Const && hi.kind == UOpKind::Const) shape.trips = hi.ival - lo.ival;
+    const std::vector<UOp>& uops = kernel_.uops.uops();
+    for (size_t k = (size_t)id + 1; k < uops.size(); ++k) {
+      const UOp& u = uops[k];
+      if (u.kind == UOpKind::EndLoop && u.src.at(0) == id) break;
+      shape.accumulator |= u.kind == UOpKind::Phi;
+      if (u.kind == UOpKind::Loop) shape.innermost = false, shape.innerLoops |= !writtenOut((int)k);
+      shape.chain |= u.kind == UOpKind::Alu && u.dtype == DType::f32 && longChain(u.alu);
+    }
+    return shape;
+  }
+  // How many vector iterations of a loop the compiler should interleave.
   // An element of exp, tanh, erf or their compositions is a chain of 20-40
   // dependent vector operations; one vector iteration at a time leaves the
   // FMA pipes waiting on that chain (softmax's exp pass ran at a third of
   // its throughput). Independent iterations side by side fill them; the
-  // values do not change. Only innermost loops without accumulators (a
-  // strict float reduction does not vectorize, so there is nothing to
-  // interleave), with a constant trip count long enough that the
-  // interleaved vector loop runs at all (16 lanes with AVX-512).
-  int interleaveCount(int id) const {
-    const UOp &lo = at(at(id).src.at(0)), &hi = at(at(id).src.at(1));
-    if (lo.kind != UOpKind::Const || hi.kind != UOpKind::Const || !innermostLoop(id)) return 1;
-    const int64_t trips = hi.ival - lo.ival;
-    if (trips < kMinTripsPerInterleave * 2) return 1;
-    const std::vector<UOp>& uops = kernel_.uops.uops();
-    bool chain = false;
-    for (size_t k = (size_t)id + 1; k < uops.size(); ++k) {
-      const UOp& u = uops[k];
-      if (u.kind == UOpKind::EndLoop && u.src.at(0) == id) break;
-      if (u.kind == UOpKind::Phi) return 1;
-      chain |= u.kind == UOpKind::Alu && u.dtype == DType::f32 && longChain(u.alu);
-    }
-    if (!chain) return 1;
-    return trips >= kMinTripsPerInterleave * 4 ? 4 : 2;
+  // values do not change. Only innermost loops without accumulators, with
+  // a constant trip count long enough that the interleaved vector loop
+  // runs at all.
+  static int interleaveCount(const LoopShape& loop) {
+    if (!loop.trips || *loop.trips < kMinTripsPerInterleave * 2 || !loop.innermost || loop.accumulator ||
+        !loop.chain)
+      return 1;
+    return *loop.trips >= kMinTripsPerInterleave * 4 ? 4 : 2;
   }
-  // Whether the compiler should run loop `id`'s last, partial vector as a
+  // Whether the compiler should run a loop's last, partial vector as a
   // masked vector iteration instead of element by element. Where each
   // element is a long chain (exp, sigmoid, ...), a remainder of up to 15
   // scalar elements costs several vectors' time: the YOLO head's fix-up of
   // 40 cells per row ran 32 of them in two vectors and 8 one by one
   // (fastest run 0.079 -> 0.076 ms, bench/RESULTS.md). A constant
-  // trip count that is not a multiple of 16 lanes (AVX-512's, so also of
-  // AVX2's 8), a body of straight code and the short loops the compiler
-  // writes out, no accumulator. Not a loop long enough to interleave: its
-  // remainder is a small share, and masking every one of its iterations
-  // cost more (the YOLO head's row of 3396 sigmoids: 0.079 -> 0.085 ms).
-  // The values do not change.
-  bool foldsTail(int id) const {
-    const UOp &lo = at(at(id).src.at(0)), &hi = at(at(id).src.at(1));
-    if (lo.kind != UOpKind::Const || hi.kind != UOpKind::Const || (hi.ival - lo.ival) % kVectorLanes == 0 ||
-        hi.ival - lo.ival >= kMinTripsPerInterleave * 2)
-      return false;
-    const std::vector<UOp>& uops = kernel_.uops.uops();
-    bool chain = false;
-    for (size_t k = (size_t)id + 1; k < uops.size(); ++k) {
-      const UOp& u = uops[k];
-      if (u.kind == UOpKind::EndLoop && u.src.at(0) == id) break;
-      if (u.kind == UOpKind::Phi) return false;
-      if (u.kind == UOpKind::Loop && !writtenOut((int)k)) return false;
-      chain |= u.kind == UOpKind::Alu && u.dtype == DType::f32 && longChain(u.alu);
-    }
-    return chain;
+  // trip count that is not a multiple of the vector, a body of straight
+  // code and the short loops the compiler writes out, no accumulator. Not a
+  // loop long enough to interleave: its remainder is a small share, and
+  // masking every one of its iterations cost more (the YOLO head's row of
+  // 3396 sigmoids: 0.079 -> 0.085 ms). The values do not change.
+  static bool foldsTail(const LoopShape& loop) {
+    return loop.trips && *loop.trips % kVectorLanes != 0 && *loop.trips < kMinTripsPerInterleave * 2 &&
+           !loop.innerLoops && !loop.accumulator && loop.chain;
   }
   // Whether loop `id`, when inside another loop, is one the compiler is
   // asked to write out (`#pragma unroll`): a few constant iterations and
@@ -302,6 +301,7 @@ class KernelWriter {
     return lo.kind == UOpKind::Const && hi.kind == UOpKind::Const && hi.ival - lo.ival <= kShortLoopTrips &&
            innermostLoop(id);
   }
+  // AVX-512's f32 lanes (a multiple of AVX2's 8).
   static constexpr int64_t kVectorLanes = 16;
   static bool longChain(AluOp op) {
     switch (op) {
@@ -310,7 +310,7 @@ class KernelWriter {
       default: return false;
     }
   }
-  static constexpr int64_t kMinTripsPerInterleave = 32;
+  static constexpr int64_t kMinTripsPerInterleave = 2 * kVectorLanes;
 
   // A C variable is visible only inside the block that declares it: a uop
   // used after its loop or if has closed is a linearizer bug, caught here
@@ -449,9 +449,10 @@ class KernelWriter {
         if (inLoop && writtenOut(id))
           line("#pragma unroll");
         else if (target_ == RenderTarget::C) {
-          if (int count = interleaveCount(id); count > 1)
+          const LoopShape shape = loopShape(id);
+          if (int count = interleaveCount(shape); count > 1)
             line(cat("#pragma clang loop interleave_count(", std::to_string(count), ")"));
-          if (foldsTail(id)) line("#pragma clang loop vectorize_predicate(enable)");
+          if (foldsTail(shape)) line("#pragma clang loop vectorize_predicate(enable)");
         }
         open(id, UOpKind::Loop, cat("for (int64_t ", i, " = ", ref(u.src.at(0)), "; ", i, " < ",
                                 ref(u.src.at(1)), "; ++", i, ") {"));
