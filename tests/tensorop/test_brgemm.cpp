@@ -65,7 +65,7 @@ TEST(Brgemm, EdgeShapes) {
   SCOPED_TRACE("seed " + std::to_string(seed));
   std::mt19937 gen(seed);
   const int64_t ms[] = {1, 7, 8, 15, 16, 17, 31, 33, 48, 63, 64, 65, 129};
-  const int64_t ns[] = {1, 5, 6, 7, 12, 13, 25};
+  const int64_t ns[] = {1, 5, 6, 7, 8, 12, 13, 25};
   for (Isa isa : jitIsas())
     for (int64_t m : ms)
       for (int64_t n : ns)
