@@ -70,10 +70,10 @@ std::optional<Form> formOf(const Node& node) {
 // The row-major product C[rows, n] = A[rows, k] B[k, n] in the backend's
 // column-major terms: C's n is the kernel's M (contiguous in B and C), C's
 // rows are the kernel's N.
-tensorop::TensorOperation tileOperation(const Form& f, int64_t rows) {
+tensorop::TensorOperation tileOperation(const Form& f, int64_t rows, int64_t cols) {
   using tensorop::dim_t;
   std::vector<tensorop::Dimension> dims(3);
-  dims[0].type = dim_t::m, dims[0].size = f.n;
+  dims[0].type = dim_t::m, dims[0].size = cols;
   dims[0].stride_in0 = 1, dims[0].stride_out = 1;
   dims[1].type = dim_t::n, dims[1].size = rows;
   dims[1].stride_in1 = f.k, dims[1].stride_out = f.n;
@@ -82,9 +82,9 @@ tensorop::TensorOperation tileOperation(const Form& f, int64_t rows) {
   tensorop::OptimizerOptions options;
   // One kernel call per tile (and k block): M = n whole keeps B's rows
   // (lda = n) unpacked; the threads split the tiles, not the call.
-  options.max_m_kernel = f.n;
+  options.max_m_kernel = cols;
   options.max_n_kernel = rows;
-  options.max_kernel_size = std::max<int64_t>({f.n, rows, options.max_kernel_size});
+  options.max_kernel_size = std::max<int64_t>({cols, rows, options.max_kernel_size});
   tensorop::TensorOperation op;
   tensorop::setupOptimized(op, tensorop::ptype_t::zero, tensorop::ptype_t::gemm,
                            tensorop::ptype_t::none, dims, options);
@@ -242,12 +242,26 @@ std::unique_ptr<ContractionKernel> ContractionKernel::create(const std::vector<c
       kernel->tileRows_ = tileRowsFor(*f, 1);
     }
   }
+  // Few row tiles read in place: each thread takes a share of C's columns
+  // for every tile, so it reads only its share of B.
+  const int64_t tiles = (f->m + kernel->tileRows_ - 1) / kernel->tileRows_;
+  if (kernel->panel_ == 0 && f->batch == 1 && kernel->threads_ > 1 && tiles <= kernel->threads_ &&
+      f->n >= kernel->threads_ * kMinColumnPart) {
+    const int64_t part = ((f->n + kernel->threads_ - 1) / kernel->threads_ + 15) / 16 * 16;
+    kernel->columnPart_ = part;
+    kernel->columnParts_ = (f->n + part - 1) / part;
+  }
   const int64_t rows = kernel->tileRows_;
   try {
     for (const int64_t r : {rows, f->m % rows}) {
       if (r == 0) continue;
       if (kernel->panel_ == 0) {
-        kernel->products_[{r, f->n}].main = tileOperation(*f, r);
+        if (kernel->columnParts_ > 0) {
+          for (const int64_t c : {kernel->columnPart_, f->n - (kernel->columnParts_ - 1) * kernel->columnPart_})
+            if (!kernel->products_.count({r, c})) kernel->products_[{r, c}].main = tileOperation(*f, r, c);
+          continue;
+        }
+        kernel->products_[{r, f->n}].main = tileOperation(*f, r, f->n);
         continue;
       }
       // Each distinct run of panels (all of them, or a whole chunk and the
@@ -337,6 +351,18 @@ void ContractionKernel::run(const std::vector<const Tensor*>& operands, Tensor& 
     return;
   }
   const int64_t tiles = (f.m + tileRows_ - 1) / tileRows_;
+  if (columnParts_ > 0) {
+    // Part-major, split statically: thread t takes part t of every tile.
+#pragma omp parallel for num_threads(threads_) schedule(static)
+    for (int64_t item = 0; item < columnParts_ * tiles; ++item) {
+      const int64_t c0 = item / tiles * columnPart_, r0 = item % tiles * tileRows_;
+      const int64_t rows = std::min(tileRows_, f.m - r0), cols = std::min(columnPart_, f.n - c0);
+      float* ot = o + r0 * f.n + c0;
+      products_.at({rows, cols}).main.execute(b + c0, a + r0 * f.k, ot);
+      finish(ot, rows, cols, bias ? bias + c0 : nullptr, epilogueBias ? epilogueBias + c0 : nullptr);
+    }
+    return;
+  }
   const int64_t wholePanels = panel_ > 0 ? f.n / panel_ * panel_ : f.n;
 #pragma omp parallel num_threads(threads_)
   {

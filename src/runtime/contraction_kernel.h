@@ -21,8 +21,10 @@
 // reference interpreter accumulates in double, and results are compared
 // with it under the tolerance rule of interp/tolerance.h). The work is
 // split into tiles of rows of C, as many as the threads share evenly, or
-// into runs of C's columns (sharesColumns, runsDots); each thread runs
-// whole tiles or runs, written straight into the output. Other shapes
+// into runs of C's columns (sharesColumns, runsDots), or, for a few rows
+// with B read in place, into one part of C's columns per thread for every
+// tile (columnParts); each thread runs whole tiles, runs or parts, written
+// straight into the output. Other shapes
 // and dtypes get no kernel here; the runtime then runs the interpreter's
 // routine.
 #pragma once
@@ -89,6 +91,10 @@ class ContractionKernel {
   // Whether the threads share C's columns (each packs and multiplies the
   // runs of B's panels it takes) rather than its row tiles.
   bool sharesColumns() const { return chunks_ > 0; }
+  // The parts of C's columns the threads take of every row tile where
+  // there are no more tiles than threads and B is read in place; 0 when
+  // the threads take whole row tiles.
+  int64_t columnParts() const { return columnParts_; }
 
  private:
   ContractionKernel(Form form, int threads);
@@ -127,6 +133,10 @@ class ContractionKernel {
   // panels taken in turn, instead of its row tiles (see create()).
   int64_t chunkPanels_ = 0, chunks_ = 0;
   bool dots_ = false;  // runDots
+  // > 0: few row tiles of B in place, each thread a part of C's columns
+  // (columnParts_ parts of columnPart_ columns, the last narrower).
+  int64_t columnPart_ = 0, columnParts_ = 0;
+  static constexpr int64_t kMinColumnPart = 128;
   // Keyed by the rows and columns of C a call covers: full tiles and the
   // shorter last one, all of C's columns or (sharing columns) a chunk's.
   std::map<std::pair<int64_t, int64_t>, TileProducts> products_;

@@ -41,12 +41,36 @@ std::string f32Spec(const char* name, const Shape& shape) {
   return text + "]";
 }
 
+// The predefined contraction kernels of a compiled program, made anew for
+// `threads` (null where the backend refuses one).
+std::vector<std::unique_ptr<ContractionKernel>> contractionKernels(const Compiled& c, int threads) {
+  std::vector<std::unique_ptr<ContractionKernel>> kernels;
+  for (const Kernel& kernel : c.exe->kernelGraph().kernels)
+    if (kernel.kind == KernelKind::Contraction) kernels.push_back(ContractionKernel::create(kernel.nodes, threads));
+  return kernels;
+}
+
 // Two runs' outputs, element for element the same bits.
 void expectSameBits(const std::vector<Tensor>& a, const std::vector<Tensor>& b) {
   ASSERT_EQ(a.size(), b.size());
   for (size_t i = 0; i < a.size(); ++i)
     EXPECT_EQ(std::memcmp(a[i].rawData(), b[i].rawData(), (size_t)a[i].numel() * sizeof(float)), 0)
         << "output " << i;
+}
+
+// A run's outputs, checked against the interpreter's within tolerance.
+std::vector<Tensor> runChecked(const Compiled& c, const IValueList& in) {
+  IValueList got = c.exe->run(cloneInputs(in));
+  expectSameOutputs(got, interpret(*c.result.parsed, cloneInputs(in)), 1e-4);
+  return tensorsOf(got);
+}
+
+// Every run's outputs with the first run's bits.
+void expectSameBitsAsTheFirst(const std::vector<std::vector<Tensor>>& runs) {
+  for (size_t r = 1; r < runs.size(); ++r) {
+    SCOPED_TRACE("run " + std::to_string(r));
+    expectSameBits(runs[0], runs[r]);
+  }
 }
 
 TEST(ContractionKernel, PredefinedAndGeneratedAgreeWithTheInterpreter) {
@@ -254,25 +278,55 @@ def f(x: torch.Tensor, w: torch.Tensor, b: torch.Tensor, wl: torch.Tensor, bl: t
   for (int threads : {1, 2, 3, 4, 7}) {
     SCOPED_TRACE(threads);
     Compiled c = compileProgram(source, "f", specs, threads);
-    int contractions = 0;
-    for (const Kernel& kernel : c.exe->kernelGraph().kernels) {
-      if (kernel.kind != KernelKind::Contraction) continue;
-      ++contractions;
-      std::unique_ptr<ContractionKernel> ck = ContractionKernel::create(kernel.nodes, threads);
+    const auto kernels = contractionKernels(c, threads);
+    EXPECT_EQ(kernels.size(), 2u);
+    for (const auto& ck : kernels) {
       ASSERT_TRUE(ck);
       // 13 panels of 64 columns: 7 chunks of 2 (the last of 1) on 2
       // threads, 13 chunks of 1 on 3 and 4; on 7, 13 chunks are under two
       // a thread.
       EXPECT_EQ(ck->sharesColumns(), threads == 2 || threads == 3 || threads == 4);
     }
-    EXPECT_EQ(contractions, 2);
-    IValueList got = c.exe->run(cloneInputs(in));
-    expectSameOutputs(got, interpret(*c.result.parsed, cloneInputs(in)), 1e-4);
-    runs.push_back(tensorsOf(got));
+    runs.push_back(runChecked(c, in));
   }
-  for (size_t r = 1; r < runs.size(); ++r) {
-    SCOPED_TRACE("run " + std::to_string(r));
-    expectSameBits(runs[0], runs[r]);
+  expectSameBitsAsTheFirst(runs);
+}
+
+// A few rows with B read in place: no more row tiles than threads, so each
+// thread takes one part of C's columns for every tile and reads only its
+// part of B (the last part narrower), with an epilogue's bias and relu or
+// sigmoid on each part's columns. Every element is the same f32 sum in the
+// same order: the same bits on 1, 2 and 3 threads, and the interpreter's
+// values within tolerance.
+TEST(ContractionKernel, FewRowsShareColumnsPerThread) {
+  useScratchCache();
+  const std::string source = R"PY(
+def f(x: torch.Tensor, w: torch.Tensor, b: torch.Tensor, v: torch.Tensor):
+    return torch.relu(x @ w + b), torch.sigmoid(x @ v)
+)PY";
+  // Enough multiply-adds (2^18) for the predefined kernel; 100 rows are
+  // two tiles of 50 on one and two threads, three of 34 on three.
+  const int64_t k = 130 + randIn(0, 60), n = 400 + randIn(0, 60);
+  for (const int64_t m : {int64_t(8), int64_t(16), int64_t(100)}) {
+    SCOPED_TRACE(m);
+    const std::vector<std::string> specs{f32Spec("x", {m, k}), f32Spec("w", {k, n}), f32Spec("b", {n}),
+                                         f32Spec("v", {k, n})};
+    const IValueList in{randomTensor({m, k}, DType::f32), randomTensor({k, n}, DType::f32),
+                        randomTensor({n}, DType::f32), randomTensor({k, n}, DType::f32)};
+    std::vector<std::vector<Tensor>> runs;
+    for (int threads : {1, 2, 3}) {
+      SCOPED_TRACE(threads);
+      Compiled c = compileProgram(source, "f", specs, threads);
+      const auto kernels = contractionKernels(c, threads);
+      EXPECT_EQ(kernels.size(), 2u);
+      for (const auto& ck : kernels) {
+        ASSERT_TRUE(ck);
+        EXPECT_FALSE(ck->packsB());
+        EXPECT_EQ(ck->columnParts(), threads == 1 ? 0 : threads);
+      }
+      runs.push_back(runChecked(c, in));
+    }
+    expectSameBitsAsTheFirst(runs);
   }
 }
 
