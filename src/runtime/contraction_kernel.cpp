@@ -67,9 +67,10 @@ std::optional<Form> formOf(const Node& node) {
   return std::nullopt;
 }
 
-// The row-major product C[rows, n] = A[rows, k] B[k, n] in the backend's
-// column-major terms: C's n is the kernel's M (contiguous in B and C), C's
-// rows are the kernel's N.
+// The row-major product C[rows, cols] = A[rows, k] B[k, cols] (B and C
+// of row stride n: all of C's columns, or one thread's part of them) in the
+// backend's column-major terms: C's columns are the kernel's M (contiguous
+// in B and C), C's rows are the kernel's N.
 tensorop::TensorOperation tileOperation(const Form& f, int64_t rows, int64_t cols) {
   using tensorop::dim_t;
   std::vector<tensorop::Dimension> dims(3);
@@ -80,8 +81,8 @@ tensorop::TensorOperation tileOperation(const Form& f, int64_t rows, int64_t col
   dims[2].type = dim_t::k, dims[2].size = f.k;
   dims[2].stride_in0 = f.n, dims[2].stride_in1 = 1;
   tensorop::OptimizerOptions options;
-  // One kernel call per tile (and k block): M = n whole keeps B's rows
-  // (lda = n) unpacked; the threads split the tiles, not the call.
+  // One kernel call per tile (and k block): M = cols whole keeps B's rows
+  // (lda = n) unpacked; the threads split the tiles or parts, not the call.
   options.max_m_kernel = cols;
   options.max_n_kernel = rows;
   options.max_kernel_size = std::max<int64_t>({cols, rows, options.max_kernel_size});
