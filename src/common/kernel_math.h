@@ -52,24 +52,36 @@ static inline float stitch_km_expm1_poly(float r) {
  * weighted toward the largest relative error of exp(r) (2^-27.9, against
  * 2^-24 for one ulp); two multiply-adds fewer than the Taylor polynomial
  * that expm1 needs for its own small results. */
-static inline float stitch_km_exp_poly(float r) {
+static inline float stitch_km_exp_poly_signed(float rs, float sign);
+static inline float stitch_km_exp_poly(float r) { return stitch_km_exp_poly_signed(r, 1.0f); }
+/* stitch_km_exp_poly(r) from rs = sign * r, sign a literal 1 or -1: the
+ * odd coefficients and the last term take the sign, so each step is the
+ * exact negation of the one on r (or the same step) and the bits are the
+ * same; the sign folds into the constants. */
+static inline float stitch_km_exp_poly_signed(float rs, float sign) {
   float p = 0x1.6c0e56p-10f;
-  p = fmaf(p, r, 0x1.1235dep-7f);
-  p = fmaf(p, r, 0x1.555638p-5f);
-  p = fmaf(p, r, 0x1.555498p-3f);
-  p = fmaf(p, r, 0.5f);
-  return fmaf(p * r, r, r);
+  p = fmaf(p, rs, sign * 0x1.1235dep-7f);
+  p = fmaf(p, rs, 0x1.555638p-5f);
+  p = fmaf(p, rs, sign * 0x1.555498p-3f);
+  p = fmaf(p, rs, 0.5f);
+  return fmaf(p * rs, rs, sign * rs);
 }
 /* x = k ln2 + r, |r| <= ln2 / 2 (up to rounding), for |x| <= 105 or NaN.
  * Adding 1.5 * 2^23 rounds x log2(e) to the integer k and leaves k + 2^22
  * (two's complement offset) in the low mantissa bits of *shifted: no
  * float-to-int conversion (undefined for NaN). ln2 in two parts
  * (Cody-Waite): k * ln2_hi is exact for |k| < 2^9. */
-static inline float stitch_km_reduce(float x, float* shifted) {
-  *shifted = fmaf(x, 1.44269502162933349609375f, 0x1.8p23f);
+static inline float stitch_km_reduce_signed(float x, float sign, float* shifted);
+static inline float stitch_km_reduce(float x, float* shifted) { return stitch_km_reduce_signed(x, 1.0f, shifted); }
+/* The reduction of sign * x, its r times sign, sign a literal 1 or -1:
+ * every step is the exact negation of the one on -x (or the same step), so
+ * *shifted and the bits of sign * r are those of stitch_km_reduce(sign * x),
+ * without negating x. */
+static inline float stitch_km_reduce_signed(float x, float sign, float* shifted) {
+  *shifted = fmaf(x, sign * 1.44269502162933349609375f, 0x1.8p23f);
   float k = *shifted - 0x1.8p23f;
-  float r = fmaf(-k, 0.693145751953125f, x);
-  return fmaf(-k, 1.428606765330187045e-06f, r);
+  float rs = fmaf(-sign * k, 0.693145751953125f, x);
+  return fmaf(-sign * k, 1.428606765330187045e-06f, rs);
 }
 /* 2^k as two factors 2^(k - h) and 2^h, h = floor(k / 2) (normal for k in [-252, 254],
  * so denormal and overflowing results round once, in the last multiply),
@@ -103,25 +115,31 @@ static inline float stitch_kexp_f32(float x) {
   float p = stitch_km_exp_poly(r);
   return fmaf(s1, p, s1) * s2;
 }
+/* expm1's polynomial of x's reduced r, and *h = 2^(k - 1) (x clamped to
+ * [-18, 89] or in it). */
+static inline float stitch_km_expm1_terms(float x, float* h) {
+  float shifted;
+  float r = stitch_km_reduce(x, &shifted);
+  *h = stitch_km_pow2_half(shifted);
+  return stitch_km_expm1_poly(r);
+}
 /* expm1(x) = s (p + 1) - 1 with s = 2^k: s * p + (s - 1), where s - 1 is
  * exact for the k where the result is not dominated by s * p, and the two
  * terms never nearly cancel; for x in [0, 60] (or NaN), where s - 1 is
  * exact and expm1(0) is +0. */
 static inline float stitch_km_expm1_narrow(float x) {
-  float shifted;
-  float r = stitch_km_reduce(x, &shifted);
-  float s = stitch_km_pow2_half(shifted) * 2.0f;
-  return fmaf(s, stitch_km_expm1_poly(r), s - 1.0f);
+  float h;
+  float p = stitch_km_expm1_terms(x, &h);
+  float s = h * 2.0f;
+  return fmaf(s, p, s - 1.0f);
 }
 /* expm1(x): above 60, s - 1 would round, so 2^(k-1) (p + 1) is doubled
  * and 1 taken off once. Below -18, expm1 is -1 in float32; expm1(-0) is
  * -0. */
 static inline float stitch_kexpm1_f32(float x) {
-  float shifted;
+  float h;
   float c = stitch_km_clamp(x, -18.0f, 89.0f);
-  float r = stitch_km_reduce(c, &shifted);
-  float h = stitch_km_pow2_half(shifted);
-  float p = stitch_km_expm1_poly(r);
+  float p = stitch_km_expm1_terms(c, &h);
   float s = h * 2.0f;
   float big = fmaf(fmaf(h, p, h), 2.0f, -1.0f); /* k large: s - 1 would round */
   float e = fmaf(s, p, s - 1.0f);
@@ -151,21 +169,12 @@ static inline float stitch_ktanh_f32(float x) {
   return copysignf(e / (e + 2.0f), x);
 }
 /* exp(-x) / 2 for x in [-89, 18] (or NaN): stitch_km_exp_narrow(-x)
- * before its doubling, with the negation folded into the constants. Each
- * step is the exact negation of that function's step on -x (the odd
- * coefficients of the polynomial change sign), so the bits are the same
- * and one operation is saved. */
+ * before its doubling, with the negation folded into the reduction's and
+ * the polynomial's constants: the same bits, one operation fewer. */
 static inline float stitch_km_half_exp_neg(float x) {
-  float shifted = fmaf(x, -1.44269502162933349609375f, 0x1.8p23f);
-  float k = shifted - 0x1.8p23f;
-  float rn = fmaf(k, 0.693145751953125f, x); /* rn = -r */
-  rn = fmaf(k, 1.428606765330187045e-06f, rn);
-  float p = 0x1.6c0e56p-10f;
-  p = fmaf(p, rn, -0x1.1235dep-7f);
-  p = fmaf(p, rn, 0x1.555638p-5f);
-  p = fmaf(p, rn, -0x1.555498p-3f);
-  p = fmaf(p, rn, 0.5f);
-  p = fmaf(p * rn, rn, -rn); /* stitch_km_exp_poly(r) */
+  float shifted;
+  float rn = stitch_km_reduce_signed(x, -1.0f, &shifted); /* -r */
+  float p = stitch_km_exp_poly_signed(rn, -1.0f);
   float h = stitch_km_pow2_half(shifted);
   return fmaf(h, p, h);
 }

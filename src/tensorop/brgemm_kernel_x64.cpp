@@ -91,14 +91,10 @@ class BrgemmGenerator : public JitGenerator {
   // past L1 for K in the hundreds): [8, 256] @ [256, 512], a tile of
   // rmsnorm_swiglu_mlp's products, median 20 -> 16 us on 2 threads.
   int choosePassVectors() const {
-    const int widest = brgemmPassVectors(avx512() ? Isa::avx512 : Isa::avx2);
-    int best = widest;
-    double bestLoads = 0;
-    for (int mv = widest; mv >= 1; --mv) {
-      const int64_t blocks = (d_.n + maxColumns(mv) - 1) / maxColumns(mv);
-      const double loads = double(blocks) + double(d_.n) / mv;
-      if (mv == widest || loads < bestLoads) best = mv, bestLoads = loads;
-    }
+    auto loads = [&](int mv) { return double((d_.n + maxColumns(mv) - 1) / maxColumns(mv)) + double(d_.n) / mv; };
+    int best = brgemmPassVectors(avx512() ? Isa::avx512 : Isa::avx2);
+    for (int mv = best - 1; mv >= 1; --mv)
+      if (loads(mv) < loads(best)) best = mv;
     return best;
   }
 

@@ -42,11 +42,13 @@ std::string f32Spec(const char* name, const Shape& shape) {
 }
 
 // The predefined contraction kernels of a compiled program, made anew for
-// `threads` (null where the backend refuses one).
-std::vector<std::unique_ptr<ContractionKernel>> contractionKernels(const Compiled& c, int threads) {
+// `threads` (null where the backend refuses one); there must be `expected`.
+std::vector<std::unique_ptr<ContractionKernel>> contractionKernels(const Compiled& c, int threads,
+                                                                   size_t expected) {
   std::vector<std::unique_ptr<ContractionKernel>> kernels;
   for (const Kernel& kernel : c.exe->kernelGraph().kernels)
     if (kernel.kind == KernelKind::Contraction) kernels.push_back(ContractionKernel::create(kernel.nodes, threads));
+  EXPECT_EQ(kernels.size(), expected) << "contraction kernels";
   return kernels;
 }
 
@@ -278,9 +280,7 @@ def f(x: torch.Tensor, w: torch.Tensor, b: torch.Tensor, wl: torch.Tensor, bl: t
   for (int threads : {1, 2, 3, 4, 7}) {
     SCOPED_TRACE(threads);
     Compiled c = compileProgram(source, "f", specs, threads);
-    const auto kernels = contractionKernels(c, threads);
-    EXPECT_EQ(kernels.size(), 2u);
-    for (const auto& ck : kernels) {
+    for (const auto& ck : contractionKernels(c, threads, 2)) {
       ASSERT_TRUE(ck);
       // 13 panels of 64 columns: 7 chunks of 2 (the last of 1) on 2
       // threads, 13 chunks of 1 on 3 and 4; on 7, 13 chunks are under two
@@ -317,9 +317,7 @@ def f(x: torch.Tensor, w: torch.Tensor, b: torch.Tensor, v: torch.Tensor):
     for (int threads : {1, 2, 3}) {
       SCOPED_TRACE(threads);
       Compiled c = compileProgram(source, "f", specs, threads);
-      const auto kernels = contractionKernels(c, threads);
-      EXPECT_EQ(kernels.size(), 2u);
-      for (const auto& ck : kernels) {
+      for (const auto& ck : contractionKernels(c, threads, 2)) {
         ASSERT_TRUE(ck);
         EXPECT_FALSE(ck->packsB());
         EXPECT_EQ(ck->columnParts(), threads == 1 ? 0 : threads);
