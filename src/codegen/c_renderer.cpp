@@ -561,7 +561,7 @@ class KernelWriter {
 
 }  // namespace
 
-std::string renderC(const std::vector<KernelUOps>& kernels, const std::vector<TileActivation>& activations) {
+std::string renderC(const std::vector<KernelUOps>& kernels, const std::vector<TileEpilogue>& epilogues) {
   CPrelude prelude;
   std::string bodies;
   std::set<std::string> names;
@@ -573,10 +573,10 @@ std::string renderC(const std::vector<KernelUOps>& kernels, const std::vector<Ti
     bodies += "\n";
     bodies += KernelWriter(kernel, prelude, RenderTarget::C).render();
   }
-  for (const TileActivation& activation : activations) {
-    STITCH_ASSERT(names.insert(activation.name).second, "two functions named ", activation.name);
+  for (const TileEpilogue& epilogue : epilogues) {
+    STITCH_ASSERT(names.insert(epilogue.name).second, "two functions named ", epilogue.name);
     bodies += "\n";
-    bodies += renderTileActivation(activation, prelude);
+    bodies += renderTileEpilogue(epilogue, prelude);
   }
   std::string helpers = prelude.text();
   return cat(kKernelAbiC, "#include <math.h>\n", anyGrid ? kParallelBlocksC : "", anyArena ? kArenaC : "",

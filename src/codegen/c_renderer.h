@@ -18,14 +18,14 @@
 
 #include "codegen/c_prelude.h"
 #include "codegen/cuda_threads.h"
-#include "codegen/tile_activation.h"
+#include "codegen/tile_epilogue.h"
 #include "uops/uop.h"
 
 namespace stitch {
 
-// `activations`: the tile activations of the program's contraction kernels
-// (codegen/tile_activation.h), rendered after the kernels.
-std::string renderC(const std::vector<KernelUOps>& kernels, const std::vector<TileActivation>& activations = {});
+// `epilogues`: the tile epilogues of the program's contraction kernels
+// (codegen/tile_epilogue.h), rendered after the kernels.
+std::string renderC(const std::vector<KernelUOps>& kernels, const std::vector<TileEpilogue>& epilogues = {});
 
 // The same printer for CUDA (NVRTC): one `extern "C" __global__` function
 // per kernel (STITCH_KERNEL; the same text also compiles as C for the CUDA

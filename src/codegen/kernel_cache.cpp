@@ -42,8 +42,8 @@ class DlLibrary final : public LoadedLibrary {
   BlockRangeFunction blockRange(const std::string& name) const override {
     return reinterpret_cast<BlockRangeFunction>(symbol(name + "_blocks", "block range"));
   }
-  TileActivationFunction tileActivation(const std::string& name) const override {
-    return reinterpret_cast<TileActivationFunction>(symbol(name, "tile activation"));
+  TileEpilogueFunction tileEpilogue(const std::string& name) const override {
+    return reinterpret_cast<TileEpilogueFunction>(symbol(name, "tile epilogue"));
   }
   const std::string& path() const override { return path_; }
 

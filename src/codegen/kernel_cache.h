@@ -15,7 +15,7 @@
 
 #include "codegen/kernel_abi.h"
 #include "codegen/parallel_blocks.h"
-#include "codegen/tile_activation.h"
+#include "codegen/tile_epilogue.h"
 
 namespace stitch {
 
@@ -27,9 +27,9 @@ class LoadedLibrary {
   // The kernel's exported block range (NAME_blocks, codegen/c_renderer.h
   // blockRangeCount); InternalError when the library lacks it.
   virtual BlockRangeFunction blockRange(const std::string& name) const = 0;
-  // A contraction's tile activation (codegen/tile_activation.h);
+  // A contraction's tile epilogue (codegen/tile_epilogue.h);
   // InternalError when the library lacks it.
-  virtual TileActivationFunction tileActivation(const std::string& name) const = 0;
+  virtual TileEpilogueFunction tileEpilogue(const std::string& name) const = 0;
   // Where the shared object lives (the cache entry).
   virtual const std::string& path() const = 0;
 };

@@ -37,22 +37,21 @@ std::vector<KernelUOps> linearizeKernels(const KernelGraph& kernels, const Linea
 
 namespace {
 
-std::vector<TileActivation> tileActivationsOf(const KernelGraph& kernels) {
-  std::vector<TileActivation> activations;
+std::vector<TileEpilogue> tileEpiloguesOf(const KernelGraph& kernels) {
+  std::vector<TileEpilogue> epilogues;
   for (const Kernel& k : kernels.kernels) {
     if (k.kind != KernelKind::Contraction || k.nodes.size() < 2) continue;
     std::optional<ContractionEpilogue> e =
         contractionEpilogue(k.nodes[0], std::vector<const Node*>(k.nodes.begin() + 1, k.nodes.end()));
-    if (e && e->activation && *e->activation != AluOp::Relu)
-      activations.push_back({tileActivationName(k.name), *e->activation});
+    if (e && compiledSteps(e->steps)) epilogues.push_back({tileEpilogueName(k.name), e->steps});
   }
-  return activations;
+  return epilogues;
 }
 
 }  // namespace
 
 std::string renderProgramC(const KernelGraph& kernels, const std::vector<KernelUOps>& uops) {
-  return renderC(uops, tileActivationsOf(kernels));
+  return renderC(uops, tileEpiloguesOf(kernels));
 }
 
 std::string printKernelUOps(const std::vector<KernelUOps>& uops) {

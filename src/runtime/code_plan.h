@@ -32,9 +32,9 @@ KernelGraph planProgramKernels(const Graph& graph, bool pureGraph, const FusionP
 FusionPlan fuseProgram(const Graph& graph, bool pureGraph, int threads = 0);
 // The uops of every GraphDefined kernel, in kernel order.
 std::vector<KernelUOps> linearizeKernels(const KernelGraph& kernels, const LinearizeOptions& options = {});
-// The C translation unit of a plan's kernels, and the tile activation
-// (codegen/tile_activation.h) of each contraction kernel whose epilogue
-// has an activation other than relu (relu is the host's own code).
+// The C translation unit of a plan's kernels, and the tile epilogue
+// (codegen/tile_epilogue.h) of each contraction kernel whose epilogue
+// has steps other than a lone relu (relu is the host's own code).
 std::string renderProgramC(const KernelGraph& kernels, const std::vector<KernelUOps>& uops);
 // "kernel NAME" and its uops, per kernel (`stitch dump --stage uops`).
 std::string printKernelUOps(const std::vector<KernelUOps>& uops);

@@ -150,7 +150,8 @@ void packPanel(const float* b, bool transposed, const Form& f, int64_t panel, in
 // What follows the product on a finished tile (rows x cols at row stride
 // ldc), in place, each step rounded to f32 as the interpreter and the
 // group's kernel compute them: linear's own bias, then the epilogue's bias,
-// then relu (another activation follows in compiled code).
+// then relu when it is the epilogue's only step (other steps follow in
+// compiled code).
 STITCH_CPU_CLONES("avx512f", "arch=x86-64-v3", "default")
 void finishTile(float* c, int64_t rows, int64_t ldc, int64_t cols, const float* linearBias,
                 const float* epilogueBias, bool relu) {
@@ -198,12 +199,15 @@ std::unique_ptr<ContractionKernel> ContractionKernel::create(const std::vector<c
     std::optional<ContractionEpilogue> e =
         contractionEpilogue(&node, std::vector<const Node*>(nodes.begin() + 1, nodes.end()));
     if (!e) return nullptr;
-    if (e->bias) {
-      auto at = std::find(operands.begin(), operands.end(), e->bias);
-      if (at == operands.end()) at = operands.insert(operands.end(), e->bias);
-      f->epilogueBias = at - operands.begin();
-    }
-    f->activation = e->activation;
+    // The index of `v` in operands, added if the product does not read it.
+    auto operandIndex = [&operands](const Value* v) -> int64_t {
+      auto at = std::find(operands.begin(), operands.end(), v);
+      if (at == operands.end()) at = operands.insert(operands.end(), v);
+      return at - operands.begin();
+    };
+    if (e->bias) f->epilogueBias = operandIndex(e->bias);
+    f->steps = e->steps;
+    for (const Value* v : e->operands) f->stepOperands.push_back(operandIndex(v));
   }
   std::unique_ptr<ContractionKernel> kernel(new ContractionKernel(*f, std::max(threads, 1)));
   kernel->operands_ = std::move(operands);
@@ -286,15 +290,21 @@ std::unique_ptr<ContractionKernel> ContractionKernel::create(const std::vector<c
   return kernel;
 }
 
-void ContractionKernel::finish(float* c, int64_t rows, int64_t cols, const float* linearBias,
-                               const float* epilogueBias) const {
-  const bool relu = form_.activation == AluOp::Relu;
-  if (linearBias || epilogueBias || relu) finishTile(c, rows, form_.n, cols, linearBias, epilogueBias, relu);
-  if (compiledActivation()) tileActivation_(c, rows, form_.n, cols);
+void ContractionKernel::finish(const Finishing& with, float* tile, int64_t rows, int64_t cols) const {
+  // C and the operands are dense of the same shape: the tile's offset is
+  // theirs, and its first column that of the biases.
+  const int64_t offset = tile - with.out, c0 = offset % form_.n;
+  const bool relu = !form_.steps.empty() && !compiledEpilogue();
+  if (with.linearBias || with.bias || relu)
+    finishTile(tile, rows, form_.n, cols, with.linearBias ? with.linearBias + c0 : nullptr,
+               with.bias ? with.bias + c0 : nullptr, relu);
+  if (!compiledEpilogue()) return;
+  const float* operands[kMaxEpilogueSteps] = {};
+  for (size_t i = 0; i < form_.stepOperands.size(); ++i) operands[i] = with.operands[i] + offset;
+  tileEpilogue_(tile, rows, form_.n, cols, operands);
 }
 
-void ContractionKernel::runByColumns(const float* a, const float* b, float* packed, float* out,
-                                     const float* linearBias, const float* epilogueBias) const {
+void ContractionKernel::runByColumns(const float* a, const float* b, float* packed, const Finishing& with) const {
   const Form& f = form_;
 #pragma omp parallel for num_threads(threads_) schedule(dynamic, 1)
   for (int64_t chunk = 0; chunk < chunks_; ++chunk) {
@@ -306,28 +316,27 @@ void ContractionKernel::runByColumns(const float* a, const float* b, float* pack
     for (int64_t r0 = 0; r0 < f.m; r0 += tileRows_) {
       const int64_t rows = std::min(tileRows_, f.m - r0);
       const TileProducts& tp = products_.at({rows, cols});
-      float* ot = out + r0 * f.n + c0;
+      float* ot = with.out + r0 * f.n + c0;
       if (tp.main.isSetUp()) tp.main.execute(bt, a + r0 * f.k, ot);
       if (tp.tail.isSetUp()) tp.tail.execute(bt + whole * f.k, a + r0 * f.k, ot + whole);
-      finish(ot, rows, cols, linearBias ? linearBias + c0 : nullptr, epilogueBias ? epilogueBias + c0 : nullptr);
+      finish(with, ot, rows, cols);
     }
   }
 }
 
-void ContractionKernel::runDots(const float* a, const float* w, float* out, const float* linearBias,
-                                const float* epilogueBias) const {
+void ContractionKernel::runDots(const float* a, const float* w, const Finishing& with) const {
   const Form& f = form_;
   const int64_t runs = (f.n + kDotColumns - 1) / kDotColumns;
 #pragma omp parallel for num_threads(threads_) schedule(static)
   for (int64_t run = 0; run < runs; ++run) {
     const int64_t c0 = run * kDotColumns, cols = std::min(kDotColumns, f.n - c0);
-    dotProducts(a, f.k, f.m, w + c0 * f.k, f.k, out + c0, f.n, cols, f.k);
-    finish(out + c0, f.m, cols, linearBias ? linearBias + c0 : nullptr, epilogueBias ? epilogueBias + c0 : nullptr);
+    dotProducts(a, f.k, f.m, w + c0 * f.k, f.k, with.out + c0, f.n, cols, f.k);
+    finish(with, with.out + c0, f.m, cols);
   }
 }
 
 void ContractionKernel::run(const std::vector<const Tensor*>& operands, Tensor& out) const {
-  STITCH_ASSERT(runnable(), "a contraction kernel run before its tile activation was set");
+  STITCH_ASSERT(runnable(), "a contraction kernel run before its tile epilogue was set");
   const Form& f = form_;
   const float* a = static_cast<const float*>(operands[0]->rawData());
   const float* b = static_cast<const float*>(operands[1]->rawData());
@@ -339,16 +348,19 @@ void ContractionKernel::run(const std::vector<const Tensor*>& operands, Tensor& 
   if (panel_ > 0) staged.resize(size_t(packedEntries * bStride));
   const float* bRead = panel_ > 0 ? staged.data() : b;
   float* packed = staged.data();
-  float* o = static_cast<float*>(out.rawData());
-  const float* bias = f.bias ? static_cast<const float*>(operands[2]->rawData()) : nullptr;
-  const float* epilogueBias =
-      f.epilogueBias >= 0 ? static_cast<const float*>(operands[f.epilogueBias]->rawData()) : nullptr;
+  auto data = [&operands](int64_t i) { return static_cast<const float*>(operands[size_t(i)]->rawData()); };
+  Finishing with;
+  with.out = static_cast<float*>(out.rawData());
+  float* o = with.out;
+  if (f.bias) with.linearBias = data(2);
+  if (f.epilogueBias >= 0) with.bias = data(f.epilogueBias);
+  for (size_t i = 0; i < f.stepOperands.size(); ++i) with.operands[i] = data(f.stepOperands[i]);
   if (dots_) {
-    runDots(a, b, o, bias, epilogueBias);
+    runDots(a, b, with);
     return;
   }
   if (sharesColumns()) {
-    runByColumns(a, b, packed, o, bias, epilogueBias);
+    runByColumns(a, b, packed, with);
     return;
   }
   const int64_t tiles = (f.m + tileRows_ - 1) / tileRows_;
@@ -360,7 +372,7 @@ void ContractionKernel::run(const std::vector<const Tensor*>& operands, Tensor& 
       const int64_t rows = std::min(tileRows_, f.m - r0), cols = std::min(columnPart_, f.n - c0);
       float* ot = o + r0 * f.n + c0;
       products_.at({rows, cols}).main.execute(b + c0, a + r0 * f.k, ot);
-      finish(ot, rows, cols, bias ? bias + c0 : nullptr, epilogueBias ? epilogueBias + c0 : nullptr);
+      finish(with, ot, rows, cols);
     }
     return;
   }
@@ -386,7 +398,7 @@ void ContractionKernel::run(const std::vector<const Tensor*>& operands, Tensor& 
       const TileProducts& t = products_.at({rows, f.n});
       t.main.execute(bb, at, ot);
       if (t.tail.isSetUp()) t.tail.execute(bb + wholePanels * f.k, at, ot + wholePanels);
-      finish(ot, rows, f.n, bias, epilogueBias);
+      finish(with, ot, rows, f.n);
     }
   }
 }

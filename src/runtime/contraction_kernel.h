@@ -9,10 +9,12 @@
 //   linear(X[..,k], W[n,k], bias)                   B(k, n) = W[n, k], + bias
 //
 // followed by an epilogue the planner merged into the kernel
-// (ugraph/contraction_epilogue.h): a bias row added, then an activation,
-// on each tile right after its product. Relu is the kernel's own code; the
-// other activations are functions of the program's compiled C
-// (codegen/tile_activation.h), which the kernel is given after it loads.
+// (ugraph/contraction_epilogue.h): a bias row added, then its steps
+// (activations; a tensor of C's shape added or multiplied, through an
+// activation or not), on each tile right after its product. The bias and a
+// lone relu are the kernel's own code; other steps are a function of the
+// program's compiled C (codegen/tile_epilogue.h), which the kernel is
+// given after it loads.
 //
 // linear of at most kFewRows rows runs as dot products of x's and W's rows
 // instead (host_products.h), which reads W in place.
@@ -34,7 +36,7 @@
 #include <utility>
 #include <vector>
 
-#include "codegen/tile_activation.h"
+#include "codegen/tile_epilogue.h"
 #include "interp/tensor.h"
 #include "ir/graph.h"
 #include "stitch/tensorop.h"
@@ -60,7 +62,7 @@ class ContractionKernel {
   static std::unique_ptr<ContractionKernel> create(const std::vector<const Node*>& nodes, int threads);
 
   // The values run() takes, in order: the product's tensor inputs, then
-  // the epilogue's bias when the product does not read it already.
+  // the epilogue's bias and its steps' operands, each once.
   const std::vector<const Value*>& operands() const { return operands_; }
 
   // operands: the tensors of operands(), dense, contiguous, f32, of their
@@ -73,15 +75,16 @@ class ContractionKernel {
     bool bias = false;         // linear with a bias operand (input 2)
     bool sharedA = false;      // matmul(A[m,k], B[b,k,n]): A broadcast over the batch
     int64_t epilogueBias = -1;  // the epilogue's bias: its index in operands()
-    std::optional<AluOp> activation;  // the epilogue's activation
+    std::vector<EpilogueStep> steps;    // the epilogue's steps after its bias
+    std::vector<int64_t> stepOperands;  // the combining steps' tensors: their indices in operands()
   };
   const Form& form() const { return form_; }
-  // Whether the epilogue's activation is compiled code (not relu), which
-  // run() needs set first.
-  bool compiledActivation() const { return form_.activation && *form_.activation != AluOp::Relu; }
-  void setTileActivation(TileActivationFunction f) { tileActivation_ = f; }
-  // Whether run() has all it needs: a compiled activation is set.
-  bool runnable() const { return !compiledActivation() || tileActivation_; }
+  // Whether the epilogue's steps are compiled code (not none or a lone
+  // relu), which run() needs set first.
+  bool compiledEpilogue() const { return compiledSteps(form_.steps); }
+  void setTileEpilogue(TileEpilogueFunction f) { tileEpilogue_ = f; }
+  // Whether run() has all it needs: a compiled epilogue is set.
+  bool runnable() const { return !compiledEpilogue() || tileEpilogue_; }
   // Whether B is copied into panels per call (see kMinPackedRows).
   bool packsB() const { return panel_ > 0; }
   // Whether each output is a dot product along k (linear of at most
@@ -114,13 +117,21 @@ class ContractionKernel {
   PanelRange panelsOfChunk(int64_t chunk) const;
   // The columns of C a run of panels covers (the last panel may be narrower).
   int64_t columnsOf(PanelRange range) const;
-  void runByColumns(const float* a, const float* b, float* packed, float* out, const float* bias,
-                    const float* epilogueBias) const;
+  // What a call's tiles are finished with: linear's bias and the epilogue's
+  // tensors, whole.
+  struct Finishing {
+    float* out = nullptr;  // C
+    const float* linearBias = nullptr;
+    const float* bias = nullptr;
+    const float* operands[kMaxEpilogueSteps] = {};
+  };
+  void runByColumns(const float* a, const float* b, float* packed, const Finishing& with) const;
   // The threads share C's columns in runs of kDotColumns.
   static constexpr int64_t kDotColumns = 64;
-  void runDots(const float* a, const float* w, float* out, const float* linearBias, const float* epilogueBias) const;
-  // The epilogue on a finished tile of C (rows x cols at row stride n).
-  void finish(float* c, int64_t rows, int64_t cols, const float* linearBias, const float* epilogueBias) const;
+  void runDots(const float* a, const float* w, const Finishing& with) const;
+  // The epilogue on a finished tile of C (rows x cols at row stride n,
+  // starting at `tile`).
+  void finish(const Finishing& with, float* tile, int64_t rows, int64_t cols) const;
 
   Form form_;
   std::vector<const Value*> operands_;
@@ -140,7 +151,7 @@ class ContractionKernel {
   // Keyed by the rows and columns of C a call covers: full tiles and the
   // shorter last one, all of C's columns or (sharing columns) a chunk's.
   std::map<std::pair<int64_t, int64_t>, TileProducts> products_;
-  TileActivationFunction tileActivation_ = nullptr;
+  TileEpilogueFunction tileEpilogue_ = nullptr;
 };
 
 }  // namespace stitch

@@ -1,7 +1,7 @@
 // A contraction kernel (runtime/contraction_kernel.h) on the GPU: its
 // operands and result stay in device memory, the product is one strided
 // batched GEMM of the device's BLAS (runtime/gpu_blas.h), and the
-// epilogue -- linear's bias, the merged bias row, relu, in the host
+// epilogue -- linear's bias, the merged bias row, the steps, in the host
 // kernel's order -- one small elementwise kernel over the result.
 //
 // Row-major C[m, n] = A[m, k] B[k, n] is, read column-major, C^T = B^T

@@ -55,7 +55,7 @@ void CompiledProgram::loadKernels() {
   bool anyCode = false;
   for (size_t i = 0; i < plan_.kernels.kernels.size(); ++i)
     anyCode |= plan_.kernels.kernels[i].kind == KernelKind::GraphDefined ||
-               (!onCuda_ && contractions_[i] && contractions_[i]->compiledActivation());
+               (!onCuda_ && contractions_[i] && contractions_[i]->compiledEpilogue());
   if (!anyCode) return;
   if (onCuda_) {
     cuda_ = std::make_unique<CudaKernels>(plan_.uops, plan_.source, plan_.cudaLimits);
@@ -71,11 +71,11 @@ void CompiledProgram::loadKernels() {
   for (const KernelUOps& code : plan_.uops) uopsOf[code.name] = &code;
   for (size_t i = 0; i < plan_.kernels.kernels.size(); ++i) {
     const Kernel& k = plan_.kernels.kernels[i];
-    // On CUDA the device applies a contraction's activation
+    // On CUDA the device applies a contraction's epilogue
     // (device_contraction.h); where it cannot run the product, the
     // interpreter runs the kernel's nodes (not runnable() without this).
-    if (contractions_[i] && contractions_[i]->compiledActivation())
-      contractions_[i]->setTileActivation(library_->tileActivation(tileActivationName(k.name)));
+    if (contractions_[i] && contractions_[i]->compiledEpilogue())
+      contractions_[i]->setTileEpilogue(library_->tileEpilogue(tileEpilogueName(k.name)));
     if (k.kind != KernelKind::GraphDefined) continue;
     functions_[i] = library_->function(k.name);
     auto code = uopsOf.find(k.name);

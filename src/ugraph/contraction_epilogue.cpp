@@ -1,6 +1,7 @@
 #include "ugraph/contraction_epilogue.h"
 
 #include <map>
+#include <set>
 #include <string>
 
 #include "ugraph/lowering.h"
@@ -53,40 +54,93 @@ const std::vector<AluOp>& epilogueActivations() {
   return ops;
 }
 
+bool compiledSteps(const std::vector<EpilogueStep>& steps) {
+  return !steps.empty() && !(steps.size() == 1 && steps[0].activation == AluOp::Relu);
+}
+
+namespace {
+
+// The tensor `n` combines with `value`, and how, if `n` is value + t (alpha
+// 1, either side) or value * t; nullptr otherwise.
+const Value* combinedWith(const Node* n, const Value* value, AluOp& combine) {
+  if (n->is("add") && n->inputs().size() == 3) {
+    auto alpha = lowering::constDouble(n->input(2));
+    if (!alpha || *alpha != 1.0) return nullptr;
+    combine = AluOp::Add;
+  } else if (n->is("mul") && n->inputs().size() == 2) {
+    combine = AluOp::Mul;
+  } else {
+    return nullptr;
+  }
+  const Value* other = n->input(0) == value ? n->input(1) : n->input(1) == value ? n->input(0) : nullptr;
+  return other == value ? nullptr : other;
+}
+
+}  // namespace
+
 std::optional<ContractionEpilogue> contractionEpilogue(const Node* product, const std::vector<const Node*>& group) {
   std::vector<const Node*> steps;
   for (const Node* n : group)
     if (!n->is("prim.constant")) steps.push_back(n);
-  if (steps.empty() || steps.size() > 2 || product->outputs().size() != 1) return std::nullopt;
+  if (steps.empty() || product->outputs().size() != 1) return std::nullopt;
   const Value* value = product->output();
   const TypePtr& type = value->type();
   if (!type || !type->isTensor() || !type->fullyKnown() || type->dtype() != DType::f32 || type->shape()->empty())
     return std::nullopt;
   const std::vector<int64_t> shape = *type->shape();
+  // Values the kernel computes: an operand must come from outside.
+  std::set<const Value*> computed{value};
+  for (const Node* n : steps) {
+    if (n->outputs().size() != 1 || n->owningBlock() != product->owningBlock()) return std::nullopt;
+    computed.insert(n->output());
+  }
   ContractionEpilogue e;
   size_t next = 0;
   const Node* add = steps[0];
-  if (add->is("add") && add->inputs().size() == 3 && add->outputs().size() == 1) {
-    const Value* other = add->input(0) == value ? add->input(1) : add->input(1) == value ? add->input(0) : nullptr;
-    auto alpha = lowering::constDouble(add->input(2));
-    if (!other || other == value || !alpha || *alpha != 1.0 || !isF32Of(other, {shape.back()})) return std::nullopt;
-    if (!readByAlone(value, add) || !isF32Of(add->output(), shape)) return std::nullopt;
-    e.bias = other;
-    value = add->output();
-    next = 1;
+  if (add->is("add") && add->inputs().size() == 3) {
+    AluOp combine;
+    const Value* other = combinedWith(add, value, combine);
+    if (other && !isF32Of(other, shape) && isF32Of(other, {shape.back()})) {
+      if (!readByAlone(value, add) || !isF32Of(add->output(), shape)) return std::nullopt;
+      e.bias = other;
+      value = add->output();
+      next = 1;
+    }
   }
-  if (next < steps.size()) {
-    const Node* act = steps[next];
-    e.activation = epilogueActivation(act);
-    if (!e.activation || act->input(0) != value || act->outputs().size() != 1 || !readByAlone(value, act) ||
-        !isF32Of(act->output(), shape))
-      return std::nullopt;
-    value = act->output();
-    ++next;
+  // An operand's activation, by its result: the operand and the activation.
+  std::map<const Value*, std::pair<const Value*, AluOp>> activatedOperands;
+  for (; next < steps.size(); ++next) {
+    const Node* n = steps[next];
+    if (!isF32Of(n->output(), shape)) return std::nullopt;
+    if (std::optional<AluOp> act = epilogueActivation(n)) {
+      const Value* in = n->input(0);
+      if (in == value) {
+        if (!readByAlone(value, n)) return std::nullopt;
+        e.steps.push_back({act, AluOp::Add, std::nullopt});
+      } else {
+        if (!isF32Of(in, shape) || computed.count(in)) return std::nullopt;
+        activatedOperands[n->output()] = {in, *act};
+        continue;
+      }
+    } else {
+      EpilogueStep step;
+      const Value* other = combinedWith(n, value, step.combine);
+      if (!other || !readByAlone(value, n)) return std::nullopt;
+      auto activated = activatedOperands.find(other);
+      if (activated != activatedOperands.end()) {
+        if (!readByAlone(other, n)) return std::nullopt;
+        step.operandActivation = activated->second.second;
+        other = activated->second.first;
+        activatedOperands.erase(activated);
+      } else if (!isF32Of(other, shape) || computed.count(other)) {
+        return std::nullopt;
+      }
+      e.steps.push_back(step);
+      e.operands.push_back(other);
+    }
+    value = n->output();
   }
-  if (next != steps.size()) return std::nullopt;
-  for (const Node* n : steps)
-    if (n->owningBlock() != product->owningBlock()) return std::nullopt;
+  if (!activatedOperands.empty() || e.steps.size() > kMaxEpilogueSteps) return std::nullopt;
   e.output = value;
   return e;
 }

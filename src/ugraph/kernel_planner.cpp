@@ -165,12 +165,12 @@ class Planner {
     out_.kernels.push_back(std::move(k));
   }
 
-  // A group that is the bias and activation of the contraction planned
-  // just before it becomes that kernel's epilogue (contraction_epilogue.h):
-  // the product's tiles get them while in cache, and the product is never
-  // a tensor of its own. The kernel now runs where the group did (a kernel
-  // reads its inputs at its last node): the bias exists there, and the
-  // contraction's operands stay live until then.
+  // A group that is the bias and steps of the contraction planned just
+  // before it becomes that kernel's epilogue (contraction_epilogue.h): the
+  // product's tiles get them while in cache, and the product is never a
+  // tensor of its own. The kernel now runs where the group did (a kernel
+  // reads its inputs at its last node): the bias and the steps' operands
+  // exist there, and the contraction's operands stay live until then.
   bool mergeIntoContraction(const std::vector<const Node*>& group) {
     if (out_.kernels.empty()) return false;
     Kernel& k = out_.kernels.back();
@@ -183,8 +183,10 @@ class Planner {
       out_.inKernel.insert(n);
     }
     k.outputs = {epilogue->output};
-    if (epilogue->bias && std::find(k.inputs.begin(), k.inputs.end(), epilogue->bias) == k.inputs.end())
-      k.inputs.push_back(epilogue->bias);
+    std::vector<const Value*> read = epilogue->operands;
+    if (epilogue->bias) read.insert(read.begin(), epilogue->bias);
+    for (const Value* v : read)
+      if (std::find(k.inputs.begin(), k.inputs.end(), v) == k.inputs.end()) k.inputs.push_back(v);
     out_.kernelAt[k.nodes.back()] = (int)out_.kernels.size() - 1;
     return true;
   }

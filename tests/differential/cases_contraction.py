@@ -99,3 +99,22 @@ def f(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
     return torch.einsum('ij,kj->ik', [a.t(), b[:, ::2]])
 """, {"a": f32(5, 3), "b": f32(4, 10)}),
 ]
+
+# Products large enough for the predefined contraction kernel, their
+# epilogues combining tensors of C's shape: a residual after a bias and
+# relu, SwiGLU's gate, linear's output gated by tanh plus a residual.
+EPILOGUE_SHAPES = {"x": f32(16, 256), "w": f32(256, 96), "w2": f32(256, 96), "wl": f32(96, 256),
+                   "b": f32(96), "r": f32(16, 96), "g": f32(16, 96)}
+
+
+def epilogue_case(name, body):
+    src = ("def f(x: torch.Tensor, w: torch.Tensor, w2: torch.Tensor, wl: torch.Tensor, b: torch.Tensor,\n"
+           "      r: torch.Tensor, g: torch.Tensor) -> torch.Tensor:\n    return %s\n" % body)
+    return case(name, src, EPILOGUE_SHAPES)
+
+
+CASES += [
+    epilogue_case("epilogue_bias_relu_residual", "torch.relu(x @ w + b) + r"),
+    epilogue_case("epilogue_swiglu", "torch.nn.functional.silu(x @ w) * (x @ w2)"),
+    epilogue_case("epilogue_linear_tanh_gate_residual", "torch.nn.functional.linear(x, wl, b) * torch.tanh(g) + r"),
+]

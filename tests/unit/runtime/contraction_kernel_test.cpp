@@ -168,7 +168,7 @@ def f(a: torch.Tensor, b: torch.Tensor, x: torch.Tensor, w: torch.Tensor, bias: 
 // finished (ugraph/contraction_epilogue.h): the bias on either side of the
 // add, alone, or absent, after linear's own bias too, and GELU after a
 // bias. The groups an epilogue must not take keep a kernel of their own: a
-// product read twice, a bias that is not one row.
+// product read twice, a bias broadcast from neither one row nor C's shape.
 // (Each bias is its own tensor: epilogues sharing one are grouped into one
 // kernel by fusion, and stay apart from their products.) Against the
 // interpreter on fresh inputs, and the same bits on 1 and 3 threads.
@@ -193,14 +193,14 @@ def f(x: torch.Tensor, w1: torch.Tensor, w2: torch.Tensor, w3: torch.Tensor, w4:
   std::vector<std::string> specs{f32Spec("x", {rows, k})};
   for (const char* w : {"w1", "w2", "w3", "w4", "w5", "w6", "w7"}) specs.push_back(f32Spec(w, {k, n}));
   for (const std::string& s : {f32Spec("b", {n}), f32Spec("wl", {n, k}), f32Spec("bl", {n}),
-                               f32Spec("m", {rows, n}), f32Spec("b2", {n}), f32Spec("b6", {n})})
+                               f32Spec("m", {rows, 1}), f32Spec("b2", {n}), f32Spec("b6", {n})})
     specs.push_back(s);
   IValueList in{randomTensor({rows, k}, DType::f32)};
   for (int i = 0; i < 7; ++i) in.push_back(randomTensor({k, n}, DType::f32));
   in.push_back(randomTensor({n}, DType::f32));
   in.push_back(randomTensor({n, k}, DType::f32));
   in.push_back(randomTensor({n}, DType::f32));
-  in.push_back(randomTensor({rows, n}, DType::f32));
+  in.push_back(randomTensor({rows, 1}, DType::f32));
   in.push_back(randomTensor({n}, DType::f32));
   in.push_back(randomTensor({n}, DType::f32));
   std::vector<IValueList> runs;
@@ -254,6 +254,69 @@ TEST(ContractionKernel, ActivationsRunOnEachTileAsTheirOwnKernelComputesThem) {
       expectSameBits(tensorsOf(got), {reference.at(0).toTensor()});
     }
   }
+}
+
+// Steps after the bias combine the tile with tensors of C's shape: a
+// residual added (before or after an activation), SwiGLU's silu(g) * p,
+// an operand through tanh, up to a bias and three steps, after linear's
+// bias too. Each runs in the contraction's kernel with the same bits as
+// the group run as a kernel of its own (the product returned too, so the
+// group cannot merge), on one thread (row tiles, or dot products for
+// linear of 8 rows) and two (parts of C's columns for 8 and 16 rows), and
+// the interpreter's values within tolerance. An operand the group computes
+// and returns keeps the group a kernel of its own.
+TEST(ContractionKernel, EpilogueStepsCombineTensorsOfTheProductsShape) {
+  useScratchCache();
+  const std::vector<std::string> chains = {
+      "p + r",
+      "torch.relu(p + b) + r",
+      "torch.relu(p + r)",
+      "torch.nn.functional.silu(g) * p",
+      "r * torch.sigmoid(p)",
+      "(p + b) * torch.tanh(g) + r",
+      "torch.nn.functional.gelu(p * g)",
+  };
+  const int64_t k = 130 + randIn(0, 60), n = 300 + randIn(0, 60);
+  for (const int64_t m : {int64_t(8), int64_t(16), int64_t(200)}) {
+    const std::vector<std::string> specs{f32Spec("x", {m, k}), f32Spec("w", {k, n}), f32Spec("wl", {n, k}),
+                                         f32Spec("b", {n}), f32Spec("r", {m, n}), f32Spec("g", {m, n})};
+    const IValueList in{randomTensor({m, k}, DType::f32), randomTensor({k, n}, DType::f32),
+                        randomTensor({n, k}, DType::f32), randomTensor({n}, DType::f32),
+                        randomTensor({m, n}, DType::f32), randomTensor({m, n}, DType::f32)};
+    for (const std::string& chain : chains) {
+      for (const char* product : {"x @ w", "torch.nn.functional.linear(x, wl, b)"}) {
+        const std::string params =
+            "(x: torch.Tensor, w: torch.Tensor, wl: torch.Tensor, b: torch.Tensor, r: torch.Tensor, g: torch.Tensor):\n";
+        const std::string merged = "def f" + params + "    p = " + product + "\n    return " + chain + "\n";
+        const std::string apart = "def f" + params + "    p = " + product + "\n    return " + chain + ", p\n";
+        for (int threads : {1, 2}) {
+          SCOPED_TRACE(std::to_string(m) + " rows, " + product + ": " + chain + ", threads " + std::to_string(threads));
+          Compiled fused = compileProgram(merged, "f", specs, threads);
+          ASSERT_EQ(fused.exe->kernelGraph().kernels.size(), 1u) << "the product and its epilogue, one kernel";
+          Compiled own = compileProgram(apart, "f", specs, threads);
+          EXPECT_EQ(kernelsOfKind(own, KernelKind::GraphDefined), 1) << "the steps, a kernel of their own";
+          for (const auto& ck : contractionKernels(fused, threads, 1)) {
+            ASSERT_TRUE(ck);
+            EXPECT_EQ(ck->columnParts() > 0, threads == 2 && m <= 16 && !ck->form().transposedB);
+            EXPECT_EQ(ck->runsDots(), ck->form().transposedB && m <= kFewRows);
+          }
+          IValueList got = fused.exe->run(cloneInputs(in));
+          expectSameOutputs(got, interpret(*fused.result.parsed, cloneInputs(in)), 1e-4);
+          IValueList reference = own.exe->run(cloneInputs(in));
+          expectSameBits(tensorsOf(got), {reference.at(0).toTensor()});
+        }
+      }
+    }
+  }
+  // The operand's activation is returned too: it stays a tensor of its own.
+  Compiled c = compileProgram(R"PY(
+def f(x: torch.Tensor, w: torch.Tensor, g: torch.Tensor):
+    t = torch.tanh(g)
+    return (x @ w) * t, t
+)PY",
+                              "f", {f32Spec("x", {16, k}), f32Spec("w", {k, n}), f32Spec("g", {16, n})}, 2);
+  for (const Kernel& kernel : c.exe->kernelGraph().kernels)
+    EXPECT_FALSE(kernel.kind == KernelKind::Contraction && kernel.nodes.size() > 1) << "no epilogue merged";
 }
 
 // A wide C with one B: the threads share its columns, each packing and
