@@ -166,6 +166,18 @@ void finishTile(float* c, int64_t rows, int64_t ldc, int64_t cols, const float* 
   }
 }
 
+// The first `count` floats at p (at most kMaxPrefetched), asked into L2
+// before a product reads them as A. A was most likely written by the
+// kernel before, its parts by other cores; the GEMM reads it one line per
+// row every 16 k, so it waits on each burst of misses to another core's
+// cache, where the prefetches run back to back (rmsnorm_swiglu_mlp's down
+// product, [16,512] @ [512,256] on 2 threads: 23.2 -> 20.4 us inside the
+// workload, bench/RESULTS.md).
+constexpr int64_t kMaxPrefetched = int64_t(1) << 16;
+void prefetchToL2(const float* p, int64_t count) {
+  for (int64_t i = 0; i < std::min(count, kMaxPrefetched); i += 16) __builtin_prefetch(p + i, 0, 2);
+}
+
 // Chunks of C's columns per thread when the threads share them: a thread
 // that other work on its core slows takes fewer (a static split made the
 // other wait for it: layernorm_gelu_mlp's product at 5.4 ms against 3.3
@@ -371,6 +383,7 @@ void ContractionKernel::run(const std::vector<const Tensor*>& operands, Tensor& 
       const int64_t c0 = item / tiles * columnPart_, r0 = item % tiles * tileRows_;
       const int64_t rows = std::min(tileRows_, f.m - r0), cols = std::min(columnPart_, f.n - c0);
       float* ot = o + r0 * f.n + c0;
+      prefetchToL2(a + r0 * f.k, rows * f.k);
       products_.at({rows, cols}).main.execute(b + c0, a + r0 * f.k, ot);
       finish(with, ot, rows, cols);
     }
