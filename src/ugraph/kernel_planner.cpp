@@ -171,8 +171,11 @@ class Planner {
   // tensor of its own. The kernel now runs where the group did (a kernel
   // reads its inputs at its last node): the bias and the steps' operands
   // exist there, and the contraction's operands stay live until then.
+  // Pure graphs only, as for chains (fuseChains): in an imperative one an
+  // in-place write between the product and the group, a host op, would
+  // reach the product's operands first.
   bool mergeIntoContraction(const std::vector<const Node*>& group) {
-    if (out_.kernels.empty()) return false;
+    if (!options_.fuseChains || out_.kernels.empty()) return false;
     Kernel& k = out_.kernels.back();
     if (k.kind != KernelKind::Contraction || k.nodes.size() != 1) return false;
     std::optional<ContractionEpilogue> epilogue = contractionEpilogue(k.nodes[0], group);

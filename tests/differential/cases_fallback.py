@@ -81,4 +81,23 @@ def f(x: torch.Tensor, k: int) -> Tuple[torch.Tensor, torch.Tensor]:
         l[i].add_(1.0)
     return x, a + l[1].sum(1)
 """, {"x": F34, "k": 2}, fallback=True),
+    # A product large enough for the contraction kernel, its input written
+    # in place before its relu: the relu must not become the product's
+    # epilogue, which would run the product after the write.
+    case("product_input_written_before_its_activation", """
+def f(x: torch.Tensor, w: torch.Tensor) -> torch.Tensor:
+    x = x.clone()
+    p = x @ w
+    x.add_(1.0)
+    r = torch.relu(p)
+    ys: List[torch.Tensor] = []
+    for i in range(3):
+        x.add_(1.0)
+        if i == 1:
+            y = x
+        else:
+            y = x * 1.0
+        ys.append(y)
+    return r + torch.stack(ys).sum(0).mean()
+""", {"x": ("f32", [64, 96]), "w": ("f32", [96, 64])}, fallback=True),
 ]
