@@ -207,6 +207,7 @@ std::unique_ptr<ContractionKernel> ContractionKernel::create(const std::vector<c
   std::vector<const Value*> operands;
   for (const Value* v : node.inputs())
     if (v->type()->isTensor()) operands.push_back(v);
+  std::unique_ptr<ContractionKernel> sibling;
   if (nodes.size() > 1) {
     std::optional<ContractionEpilogue> e =
         contractionEpilogue(&node, std::vector<const Node*>(nodes.begin() + 1, nodes.end()));
@@ -218,11 +219,19 @@ std::unique_ptr<ContractionKernel> ContractionKernel::create(const std::vector<c
       return at - operands.begin();
     };
     if (e->bias) f->epilogueBias = operandIndex(e->bias);
+    if (e->sibling) {
+      sibling = create({e->sibling}, threads);
+      if (!sibling) return nullptr;
+      f->sibling = std::make_shared<const Form>(sibling->form());
+      for (const Value* v : sibling->operands()) f->siblingOperands.push_back(operandIndex(v));
+    }
     f->steps = e->steps;
-    for (const Value* v : e->operands) f->stepOperands.push_back(operandIndex(v));
+    for (const Value* v : e->operands)
+      f->stepOperands.push_back(e->sibling && v == e->sibling->output() ? kSiblingProduct : operandIndex(v));
   }
   std::unique_ptr<ContractionKernel> kernel(new ContractionKernel(*f, std::max(threads, 1)));
   kernel->operands_ = std::move(operands);
+  kernel->sibling_ = std::move(sibling);
   // B in panels when C is wider than one pass of the GEMM kernel and enough
   // rows reuse each panel to pay for the copy: a pass over B in place reads
   // one vector per k at stride n, and for n a multiple of 256 (768, 1024)
@@ -302,6 +311,11 @@ std::unique_ptr<ContractionKernel> ContractionKernel::create(const std::vector<c
   return kernel;
 }
 
+bool ContractionKernel::siblingByParts() const {
+  return sibling_ && columnParts_ > 0 && sibling_->columnParts_ == columnParts_ &&
+         sibling_->columnPart_ == columnPart_ && sibling_->tileRows_ == tileRows_;
+}
+
 void ContractionKernel::finish(const Finishing& with, float* tile, int64_t rows, int64_t cols) const {
   // C and the operands are dense of the same shape: the tile's offset is
   // theirs, and its first column that of the biases.
@@ -336,6 +350,40 @@ void ContractionKernel::runByColumns(const float* a, const float* b, float* pack
   }
 }
 
+void ContractionKernel::runByParts(const float* a, const float* b, const float* siblingB, const Finishing& with,
+                                   const Finishing& siblingWith) const {
+  const Form& f = form_;
+  const int64_t tiles = (f.m + tileRows_ - 1) / tileRows_;
+#pragma omp parallel num_threads(threads_)
+  {
+    // The sibling's parts stay with the thread that reads them next.
+    thread_local AlignedFloats siblingParts;
+    Finishing own = with, siblings = siblingWith;
+    if (siblingB) {
+      siblingParts.resize(size_t(f.m * f.n));
+      siblings.out = siblingParts.data();
+      for (size_t i = 0; i < f.stepOperands.size(); ++i)
+        if (f.stepOperands[i] == kSiblingProduct) own.operands[i] = siblingParts.data();
+    }
+    // Part-major, split statically: thread t takes part t of every tile.
+#pragma omp for schedule(static)
+    for (int64_t item = 0; item < columnParts_ * tiles; ++item) {
+      const int64_t c0 = item / tiles * columnPart_, r0 = item % tiles * tileRows_;
+      const int64_t rows = std::min(tileRows_, f.m - r0), cols = std::min(columnPart_, f.n - c0);
+      const float* at = a + r0 * f.k;
+      prefetchToL2(at, rows * f.k);
+      if (siblingB) {
+        float* st = siblings.out + r0 * f.n + c0;
+        sibling_->products_.at({rows, cols}).main.execute(siblingB + c0, at, st);
+        sibling_->finish(siblings, st, rows, cols);
+      }
+      float* ot = with.out + r0 * f.n + c0;
+      products_.at({rows, cols}).main.execute(b + c0, at, ot);
+      finish(own, ot, rows, cols);
+    }
+  }
+}
+
 void ContractionKernel::runDots(const float* a, const float* w, const Finishing& with) const {
   const Form& f = form_;
   const int64_t runs = (f.n + kDotColumns - 1) / kDotColumns;
@@ -366,7 +414,23 @@ void ContractionKernel::run(const std::vector<const Tensor*>& operands, Tensor& 
   float* o = with.out;
   if (f.bias) with.linearBias = data(2);
   if (f.epilogueBias >= 0) with.bias = data(f.epilogueBias);
-  for (size_t i = 0; i < f.stepOperands.size(); ++i) with.operands[i] = data(f.stepOperands[i]);
+  for (size_t i = 0; i < f.stepOperands.size(); ++i)
+    if (f.stepOperands[i] != kSiblingProduct) with.operands[i] = data(f.stepOperands[i]);
+  // The sibling's product: by parts below, or whole now.
+  Finishing siblingWith;
+  const float* siblingB = nullptr;
+  Tensor siblingOut;
+  if (siblingByParts()) {
+    siblingB = data(f.siblingOperands.at(1));
+    if (f.sibling->bias) siblingWith.linearBias = data(f.siblingOperands.at(2));
+  } else if (sibling_) {
+    std::vector<const Tensor*> siblingOperands;
+    for (int64_t i : f.siblingOperands) siblingOperands.push_back(operands[size_t(i)]);
+    siblingOut = Tensor::uninitialized(out.sizes(), DType::f32);
+    sibling_->run(siblingOperands, siblingOut);
+    for (size_t i = 0; i < f.stepOperands.size(); ++i)
+      if (f.stepOperands[i] == kSiblingProduct) with.operands[i] = static_cast<const float*>(siblingOut.rawData());
+  }
   if (dots_) {
     runDots(a, b, with);
     return;
@@ -377,16 +441,7 @@ void ContractionKernel::run(const std::vector<const Tensor*>& operands, Tensor& 
   }
   const int64_t tiles = (f.m + tileRows_ - 1) / tileRows_;
   if (columnParts_ > 0) {
-    // Part-major, split statically: thread t takes part t of every tile.
-#pragma omp parallel for num_threads(threads_) schedule(static)
-    for (int64_t item = 0; item < columnParts_ * tiles; ++item) {
-      const int64_t c0 = item / tiles * columnPart_, r0 = item % tiles * tileRows_;
-      const int64_t rows = std::min(tileRows_, f.m - r0), cols = std::min(columnPart_, f.n - c0);
-      float* ot = o + r0 * f.n + c0;
-      prefetchToL2(a + r0 * f.k, rows * f.k);
-      products_.at({rows, cols}).main.execute(b + c0, a + r0 * f.k, ot);
-      finish(with, ot, rows, cols);
-    }
+    runByParts(a, b, siblingB, with, siblingWith);
     return;
   }
   const int64_t wholePanels = panel_ > 0 ? f.n / panel_ * panel_ : f.n;

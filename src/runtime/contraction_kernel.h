@@ -62,7 +62,8 @@ class ContractionKernel {
   static std::unique_ptr<ContractionKernel> create(const std::vector<const Node*>& nodes, int threads);
 
   // The values run() takes, in order: the product's tensor inputs, then
-  // the epilogue's bias and its steps' operands, each once.
+  // the epilogue's bias, its sibling's inputs and its steps' operands, each
+  // once.
   const std::vector<const Value*>& operands() const { return operands_; }
 
   // operands: the tensors of operands(), dense, contiguous, f32, of their
@@ -76,8 +77,15 @@ class ContractionKernel {
     bool sharedA = false;      // matmul(A[m,k], B[b,k,n]): A broadcast over the batch
     int64_t epilogueBias = -1;  // the epilogue's bias: its index in operands()
     std::vector<EpilogueStep> steps;    // the epilogue's steps after its bias
-    std::vector<int64_t> stepOperands;  // the combining steps' tensors: their indices in operands()
+    // The combining steps' tensors: their indices in operands(), or
+    // kSiblingProduct.
+    std::vector<int64_t> stepOperands;
+    // The epilogue's sibling product (a lone product's form) and its
+    // tensor inputs' indices in operands(); or none.
+    std::shared_ptr<const Form> sibling;
+    std::vector<int64_t> siblingOperands;
   };
+  static constexpr int64_t kSiblingProduct = -1;
   const Form& form() const { return form_; }
   // Whether the epilogue's steps are compiled code (not none or a lone
   // relu), which run() needs set first.
@@ -87,6 +95,10 @@ class ContractionKernel {
   bool runnable() const { return !compiledEpilogue() || tileEpilogue_; }
   // Whether B is copied into panels per call (see kMinPackedRows).
   bool packsB() const { return panel_ > 0; }
+  // Whether the epilogue's sibling product is computed part by part with
+  // the product (columnParts()), each part of it kept by its thread, rather
+  // than whole first.
+  bool siblingByParts() const;
   // Whether each output is a dot product along k (linear of at most
   // kFewRows rows: x and W rows are both contiguous along k, so W is read
   // in place), rather than a GEMM kernel's.
@@ -126,6 +138,11 @@ class ContractionKernel {
     const float* operands[kMaxEpilogueSteps] = {};
   };
   void runByColumns(const float* a, const float* b, float* packed, const Finishing& with) const;
+  // Few row tiles, B in place: each thread a part of C's columns of every
+  // tile (columnParts()); with siblingB, the sibling's product of the part
+  // first, into a buffer of the thread's laid out as C.
+  void runByParts(const float* a, const float* b, const float* siblingB, const Finishing& with,
+                  const Finishing& siblingWith) const;
   // The threads share C's columns in runs of kDotColumns.
   static constexpr int64_t kDotColumns = 64;
   void runDots(const float* a, const float* w, const Finishing& with) const;
@@ -152,6 +169,8 @@ class ContractionKernel {
   // shorter last one, all of C's columns or (sharing columns) a chunk's.
   std::map<std::pair<int64_t, int64_t>, TileProducts> products_;
   TileEpilogueFunction tileEpilogue_ = nullptr;
+  // The epilogue's sibling product, a lone product of C's shape and A.
+  std::unique_ptr<ContractionKernel> sibling_;
 };
 
 }  // namespace stitch

@@ -73,7 +73,7 @@ bool deviceRunsContraction(GpuDevice& device, const ContractionKernel::Form& f) 
   if (!device.blas()) return false;
   for (int64_t v : {f.batch, f.m, f.n, f.k})
     if (v > INT_MAX) return false;
-  return true;
+  return !f.sibling || deviceRunsContraction(device, *f.sibling);
 }
 
 int runContractionOnDevice(GpuDevice& device, const ContractionKernel::Form& f,
@@ -82,17 +82,31 @@ int runContractionOnDevice(GpuDevice& device, const ContractionKernel::Form& f,
   STITCH_ASSERT(blas, "a contraction on a device without BLAS");
   const int64_t count = f.batch * f.m * f.n;
   if (count == 0) return 0;
+  // The epilogue's sibling product first, into a buffer of C's shape that
+  // goes back once the epilogue is queued (in stream order, as a capture
+  // records it).
+  int launches = 0;
+  CudaPointer siblingOut = 0;
+  if (f.sibling) {
+    std::vector<CudaPointer> siblingOperands;
+    for (int64_t i : f.siblingOperands) siblingOperands.push_back(operands.at(size_t(i)));
+    siblingOut = device.allocate(size_t(count) * sizeof(float));
+    launches += runContractionOnDevice(device, *f.sibling, siblingOperands, siblingOut);
+  }
   // C^T[n, m] = op(B)^T[n, k] A^T[k, m] per batch entry, column-major.
   blas->sgemmStridedBatched(f.transposedB, false, f.n, f.m, f.k, operands.at(1), f.transposedB ? f.k : f.n,
                             f.transposedB ? 0 : f.k * f.n, operands.at(0), f.k, f.sharedA ? 0 : f.m * f.k, out, f.n,
                             f.m * f.n, f.batch);
-  if (!f.bias && f.epilogueBias < 0 && f.steps.empty()) return 1;
+  // A sibling's product is an operand of the steps: never without them.
+  if (!f.bias && f.epilogueBias < 0 && f.steps.empty()) return launches + 1;
   CudaKernelArgs args;
   std::memset(&args, 0, sizeof args);
   args.bufs[0] = out;
   args.bufs[1] = f.bias ? operands.at(2) : 0;
   args.bufs[2] = f.epilogueBias >= 0 ? operands.at((size_t)f.epilogueBias) : 0;
-  for (size_t i = 0; i < f.stepOperands.size(); ++i) args.bufs[3 + i] = operands.at((size_t)f.stepOperands[i]);
+  for (size_t i = 0; i < f.stepOperands.size(); ++i)
+    args.bufs[3 + i] = f.stepOperands[i] == ContractionKernel::kSiblingProduct ? siblingOut
+                                                                               : operands.at((size_t)f.stepOperands[i]);
   args.params[0].i = count;
   args.params[1].i = f.n;
   args.params[2].i = int64_t(f.steps.size());
@@ -105,7 +119,8 @@ int runContractionOnDevice(GpuDevice& device, const ContractionKernel::Form& f,
   device.launch(
       predefinedKernel(device, "contraction epilogue", &contractionEpilogueSource, "stitch_contraction_epilogue"),
       {(count + kEpilogueThreads - 1) / kEpilogueThreads, kEpilogueThreads}, &args, sizeof args);
-  return 2;
+  if (siblingOut) device.release(siblingOut);
+  return launches + 2;
 }
 
 }  // namespace stitch

@@ -1,5 +1,6 @@
 #include "ugraph/contraction_epilogue.h"
 
+#include <algorithm>
 #include <map>
 #include <set>
 #include <string>
@@ -76,6 +77,27 @@ const Value* combinedWith(const Node* n, const Value* value, AluOp& combine) {
   return other == value ? nullptr : other;
 }
 
+// Whether `n` is a product of the same kind as `product`, of the same A and
+// of operands and a result of the same types, whose result only `group`
+// reads.
+bool siblingOf(const Node* product, const Node* n, const std::vector<const Node*>& group) {
+  static const std::set<std::string> kinds = {"matmul", "mm", "linear"};
+  if (n == product || !kinds.count(product->kind()) || n->kind() != product->kind() ||
+      n->inputs().size() != product->inputs().size() || n->outputs().size() != 1 ||
+      n->input(0) != product->input(0) || n->owningBlock() != product->owningBlock())
+    return false;
+  for (size_t i = 1; i < n->inputs().size(); ++i) {
+    const TypePtr& a = n->input(i)->type();
+    const TypePtr& b = product->input(i)->type();
+    if (!a || !b || !(*a == *b)) return false;
+  }
+  const TypePtr& out = n->output()->type();
+  if (!out || !(*out == *product->output()->type())) return false;
+  for (const Use& u : n->output()->uses())
+    if (std::find(group.begin(), group.end(), u.user) == group.end()) return false;
+  return !n->output()->uses().empty();
+}
+
 }  // namespace
 
 std::optional<ContractionEpilogue> contractionEpilogue(const Node* product, const std::vector<const Node*>& group) {
@@ -88,13 +110,19 @@ std::optional<ContractionEpilogue> contractionEpilogue(const Node* product, cons
   if (!type || !type->isTensor() || !type->fullyKnown() || type->dtype() != DType::f32 || type->shape()->empty())
     return std::nullopt;
   const std::vector<int64_t> shape = *type->shape();
-  // Values the kernel computes: an operand must come from outside.
+  ContractionEpilogue e;
+  if (siblingOf(product, steps[0], group)) {
+    e.sibling = steps[0];
+    steps.erase(steps.begin());
+    if (steps.empty()) return std::nullopt;
+  }
+  // Values the kernel computes: an operand must come from outside, or be
+  // the sibling's product.
   std::set<const Value*> computed{value};
   for (const Node* n : steps) {
     if (n->outputs().size() != 1 || n->owningBlock() != product->owningBlock()) return std::nullopt;
     computed.insert(n->output());
   }
-  ContractionEpilogue e;
   size_t next = 0;
   const Node* add = steps[0];
   if (add->is("add") && add->inputs().size() == 3) {
@@ -141,6 +169,8 @@ std::optional<ContractionEpilogue> contractionEpilogue(const Node* product, cons
     value = n->output();
   }
   if (!activatedOperands.empty() || e.steps.size() > kMaxEpilogueSteps) return std::nullopt;
+  if (e.sibling && std::find(e.operands.begin(), e.operands.end(), e.sibling->output()) == e.operands.end())
+    return std::nullopt;
   e.output = value;
   return e;
 }

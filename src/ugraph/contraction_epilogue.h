@@ -31,6 +31,11 @@ struct ContractionEpilogue {
   std::vector<EpilogueStep> steps;    // then these, in order
   std::vector<const Value*> operands; // the combining steps' tensors, in order: f32 of the product's shape
   const Value* output = nullptr;      // the group's result: the kernel's output
+  // A second product of the same A whose result only the steps read, as
+  // an operand (SwiGLU's gate x wg for the up product x wu): the kernel
+  // computes it tile by tile with its own product, so it is never a tensor
+  // of its own; or none.
+  const Node* sibling = nullptr;
 };
 
 // Whether `steps` run in compiled code (codegen/tile_epilogue.h): all but
@@ -41,10 +46,11 @@ bool compiledSteps(const std::vector<EpilogueStep>& steps);
 inline constexpr size_t kMaxEpilogueSteps = 4;
 
 // The epilogue that `group` (nodes in program order, constants ignored)
-// is for contraction `product`, if it is one: product -> add(bias) ->
-// steps, the bias optional, at least one of them; each step's input value
-// read by that step alone, an operand's activation read by its step alone,
-// the operands computed outside the group; all f32 of the product's shape,
+// is for contraction `product`, if it is one: [sibling], then product ->
+// add(bias) -> steps, the bias optional, at least one of them; each step's
+// input value read by that step alone, an operand's activation read by its
+// step alone, the operands computed outside the group (but the sibling's
+// product, which an operand must then be); all f32 of the product's shape,
 // in the product's block.
 std::optional<ContractionEpilogue> contractionEpilogue(const Node* product, const std::vector<const Node*>& group);
 

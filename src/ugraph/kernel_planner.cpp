@@ -191,7 +191,35 @@ class Planner {
     for (const Value* v : read)
       if (std::find(k.inputs.begin(), k.inputs.end(), v) == k.inputs.end()) k.inputs.push_back(v);
     out_.kernelAt[k.nodes.back()] = (int)out_.kernels.size() - 1;
+    absorbSibling();
     return true;
+  }
+
+  // The lone contraction planned just before the last kernel, when it is
+  // the sibling of the last one's product (contraction_epilogue.h: the same
+  // A, its result read by the epilogue alone), joins that kernel, which
+  // computes both products tile by tile: SwiGLU's gate and up products and
+  // their silu(g) * u become one kernel. It then runs later, where the
+  // epilogue stood (a pure graph: nothing it reads changes in between).
+  void absorbSibling() {
+    if (out_.kernels.size() < 2) return;
+    const Kernel& k = out_.kernels.back();
+    const Kernel& p = out_.kernels[out_.kernels.size() - 2];
+    if (p.kind != KernelKind::Contraction || p.nodes.size() != 1) return;
+    std::vector<const Node*> group = {p.nodes[0]};
+    group.insert(group.end(), k.nodes.begin() + 1, k.nodes.end());
+    std::optional<ContractionEpilogue> epilogue = contractionEpilogue(k.nodes[0], group);
+    if (!epilogue || epilogue->sibling != p.nodes[0]) return;
+    Kernel merged = k;
+    merged.name = p.name;
+    merged.nodes.insert(merged.nodes.begin() + 1, p.nodes[0]);
+    for (const Value* v : p.inputs)
+      if (std::find(merged.inputs.begin(), merged.inputs.end(), v) == merged.inputs.end()) merged.inputs.push_back(v);
+    out_.kernelAt.erase(p.nodes.back());
+    out_.kernelAt.erase(k.nodes.back());
+    out_.kernels.pop_back();
+    out_.kernels.pop_back();
+    addKernel(std::move(merged));
   }
 
   // One node run by a routine of the runtime; its tensor inputs are the

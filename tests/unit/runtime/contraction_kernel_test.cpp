@@ -319,6 +319,57 @@ def f(x: torch.Tensor, w: torch.Tensor, g: torch.Tensor):
     EXPECT_FALSE(kernel.kind == KernelKind::Contraction && kernel.nodes.size() > 1) << "no epilogue merged";
 }
 
+// SwiGLU's two products of one A, silu(x wg) * (x wu), either way round,
+// and through linear: the gate product is the up product's sibling, one
+// kernel computes both, the gate's part by part with the up product's
+// where the threads take parts of C's columns (kept by the thread that
+// reads it), else whole first. The same bits as the two products planned
+// apart (the gate product returned too, so it stays a kernel of its own),
+// on 1, 2 and 3 threads, on 8 and 16 rows (parts), 200 (row tiles) and
+// 520 (B packed), and the interpreter's values within tolerance.
+TEST(ContractionKernel, SiblingProductsOfOneARunInOneKernel) {
+  useScratchCache();
+  const std::vector<std::pair<std::string, std::string>> forms = {
+      {"x @ wg", "x @ wu"}, {"torch.nn.functional.linear(x, lg)", "torch.nn.functional.linear(x, lu)"}};
+  // Enough multiply-adds (2^18) for the predefined kernel on 8 rows, and
+  // columns for a part of at least 128 a thread on 3 threads.
+  const int64_t k = 120 + randIn(0, 20), n = 400 + randIn(0, 40);
+  for (const int64_t m : {int64_t(8), int64_t(16), int64_t(200), ContractionKernel::kMinPackedRows + 8}) {
+    const std::vector<std::string> specs{f32Spec("x", {m, k}), f32Spec("wg", {k, n}), f32Spec("wu", {k, n}),
+                                         f32Spec("lg", {n, k}), f32Spec("lu", {n, k})};
+    const IValueList in{randomTensor({m, k}, DType::f32), randomTensor({k, n}, DType::f32),
+                        randomTensor({k, n}, DType::f32), randomTensor({n, k}, DType::f32),
+                        randomTensor({n, k}, DType::f32)};
+    const std::string params = "(x: torch.Tensor, wg: torch.Tensor, wu: torch.Tensor, lg: torch.Tensor, lu: torch.Tensor):\n";
+    for (const auto& [gate, up] : forms) {
+      for (const bool gateFirst : {true, false}) {
+        const std::string g = "    g = " + gate + "\n", u = "    u = " + up + "\n";
+        const std::string body = gateFirst ? g + u : u + g;
+        const std::string merged = "def f" + params + body + "    return torch.nn.functional.silu(g) * u\n";
+        const std::string apart = "def f" + params + body + "    return torch.nn.functional.silu(g) * u, g\n";
+        for (int threads : {1, 2, 3}) {
+          SCOPED_TRACE(std::to_string(m) + " rows, " + up + (gateFirst ? ", gate first" : ", up first") +
+                       ", threads " + std::to_string(threads));
+          Compiled fused = compileProgram(merged, "f", specs, threads);
+          ASSERT_EQ(fused.exe->kernelGraph().kernels.size(), 1u) << "both products and the epilogue, one kernel";
+          EXPECT_EQ(fused.exe->kernelGraph().kernels[0].nodes.size(), 4u);
+          Compiled own = compileProgram(apart, "f", specs, threads);
+          EXPECT_EQ(kernelsOfKind(own, KernelKind::Contraction), 2) << "the gate product, a kernel of its own";
+          for (const auto& ck : contractionKernels(fused, threads, 1)) {
+            ASSERT_TRUE(ck);
+            ASSERT_TRUE(ck->form().sibling);
+            EXPECT_EQ(ck->siblingByParts(), threads > 1 && m <= 16 && !ck->form().transposedB);
+          }
+          IValueList got = fused.exe->run(cloneInputs(in));
+          expectSameOutputs(got, interpret(*fused.result.parsed, cloneInputs(in)), 1e-4);
+          IValueList reference = own.exe->run(cloneInputs(in));
+          expectSameBits(tensorsOf(got), {reference.at(0).toTensor()});
+        }
+      }
+    }
+  }
+}
+
 // A wide C with one B: the threads share its columns, each packing and
 // multiplying the chunks of B's panels it takes (the last chunk fewer
 // panels, its last panel narrower), where there are two chunks a thread;
