@@ -161,6 +161,8 @@ class Gen:
         self.max_numel = 256
         self.loops = []           # kinds of the enclosing loops, innermost last
         self.helper_sig = None    # (parameter types, result type) of g, when there is one
+        self.product = None       # the large product's sizes (stmt_product), when there is one
+        self.product_out = None   # the name of its result, returned
 
     # ---- names and scopes -------------------------------------------------
 
@@ -1413,8 +1415,17 @@ class Gen:
         specs = self.inputs()
         helper = self.helper(specs) if self.rng.random() < 0.25 else ""
         params = self.define_params(specs)
+        at = -1
+        if self.rng.random() < 0.12:
+            params += self.product_params(specs)
+            at = self.rng.randint(1, self.budget)
         while self.budget > 0:
-            self.statement()
+            if self.budget == at and self.product_out is None:
+                self.stmt_product()
+            else:
+                self.statement()
+        if self.product and self.product_out is None:
+            self.stmt_product()
         outs = self.outputs()
         header = "def f(%s) -> %s:" % (", ".join(params), outs[1])
         return helper + header + "\n" + "\n".join(self.lines) + "\n    return %s\n" % outs[0], \
@@ -1445,9 +1456,43 @@ class Gen:
             else:
                 names.append("int(%s.argmax())" % v.name)
                 types.append("int")
+        if self.product_out:
+            names.append(self.product_out)
+            types.append("torch.Tensor")
         if len(names) == 1:
             return names[0], types[0]
         return ", ".join(names), "Tuple[%s]" % ", ".join(types)
+
+    # ---- a product large enough for the contraction kernel ------------------
+
+    def product_params(self, specs):
+        """Inputs of a product of at least 2^18 multiply-adds (the runtime's
+        contraction kernel, not a generated loop nest) and of what may follow
+        it: f32 pa [m, k], pw and pv [k, n], pl [n, k], pb [n], pr [m, n].
+        They stay out of the other statements' scope: those keep to small
+        shapes."""
+        m, k, n = self.rng.choice([8, 16, 40]), 130, self.rng.choice([264, 300])
+        self.product = (m, k, n)
+        shapes = {"pa": [m, k], "pw": [k, n], "pv": [k, n], "pl": [n, k], "pb": [n], "pr": [m, n]}
+        specs.update({name: ("f32", shape) for name, shape in shapes.items()})
+        return ["%s: torch.Tensor" % name for name in shapes]
+
+    def stmt_product(self):
+        """The product, then (maybe after an in-place write to its input,
+        which must not reach it) a tail that may become its epilogue: a
+        bias, activations, a residual, SwiGLU's gate of the same input."""
+        product = self.pick(["pa @ pw", "torch.nn.functional.linear(pa, pl)",
+                             "torch.nn.functional.linear(pa, pl, pb)", "torch.mm(pa, pw)"])
+        tail = self.pick(["torch.relu(P + pb)", "P + pr", "torch.relu(P + pr)", "pr + P",
+                          "torch.nn.functional.silu(pa @ pv) * P", "P * torch.nn.functional.silu(pa @ pv)",
+                          "torch.sigmoid(P) * pr", "torch.nn.functional.gelu(P + pb) + pr",
+                          "P * torch.tanh(pr) + pb", "torch.tanh(P + pb) * torch.sigmoid(pr)"])
+        p, out = self.fresh("pp"), self.fresh("pq")
+        self.emit("%s = %s" % (p, product))
+        if self.rng.random() < 0.3:
+            self.emit(self.pick(["pa.mul_(0.5)", "pa.add_(1.0)", "pa[0] = pa[1]", "pr.neg_()"]))
+        self.emit("%s = %s" % (out, tail.replace("P", p)))
+        self.product_out = out
 
 
 
