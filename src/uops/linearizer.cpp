@@ -359,7 +359,9 @@ void Linearizer::emitPiecedFill(int i, int buffer, int r, const std::vector<int6
   };
   // The next piece emits the body again: what depends on r, and what lived
   // in the (closed) loops of reductions inside the body, is out of scope.
-  // The unit variables (constant 0, emitFill) stay bound across pieces.
+  // The unit variables (constant 0, emitFill) stay bound across pieces, as
+  // do the variables of loops still open around the fill (an enclosing
+  // fill's: a softmax tile filled per element of a tile around it).
   auto isUnitVarNode = [&](int k) {
     return std::any_of(unit.begin(), unit.end(), [&](int u) { return reduceVarNode_.at(u) == k; });
   };
@@ -368,7 +370,8 @@ void Linearizer::emitPiecedFill(int i, int buffer, int r, const std::vector<int6
       const auto& rv = rvars_[k];
       bool onR = std::find(rv.begin(), rv.end(), r) != rv.end();
       bool inClosedLoop = !rv.empty() && std::none_of(rv.begin(), rv.end(), [&](int x) { return bound_[x] != 0; });
-      bool otherVar = tg_.node((int)k).op == TOp::ReduceVar && (int)k != reduceVarNode_.at(r) && !isUnitVarNode((int)k);
+      bool otherVar = tg_.node((int)k).op == TOp::ReduceVar && (int)k != reduceVarNode_.at(r) &&
+                      !isUnitVarNode((int)k) && bound_[tg_.node((int)k).index] == 0;
       if (onR || inClosedLoop || otherVar) value_[k] = -1;
     }
   };

@@ -9,7 +9,8 @@ loop writes under another name, a name bound in a loop body to the tensor
 it held before, loop-carried names that end up sharing one tensor, a loop
 output that may still be its input when it is written, a view carried
 through a loop and a branch that is the same view on every path, an outer
-tensor handed to a loop-carried name through an inner loop or branch."""
+tensor handed to a loop-carried name through an inner loop or branch, a
+tile filled in pieces inside another tile's fill."""
 
 from case_builders import case
 
@@ -353,4 +354,12 @@ def f(y: torch.Tensor, z: torch.Tensor) -> float:
     z = t2 - t2.amax(0, keepdim=True)
     return float(z.sum())
 """, {"y": ("f32", [1, 65], 0.99, 1.01), "z": ("f32", [65, 1], 2.0, 2.02)}),
+    # A softmax tile filled per element of the tile around it, its exps
+    # filled in pieces (the stack's rows compare their index with
+    # constants): each piece forgot the enclosing fill's open variables.
+    case("pieced_fill_inside_a_fill_keeps_the_outer_variables", """
+def f(y: torch.Tensor) -> int:
+    t = torch.softmax(torch.stack([y, y], 0), 0)
+    return int(t.argmax())
+""", {"y": ("f32", [2, 4])}),
 ]
