@@ -174,20 +174,40 @@ class MutationRewriter {
     checkSlotsSharingBuffers(loop);
   }
 
-  // Two slots the body gives one buffer (`y = y * 2; x = y`) are two names
-  // of it in the next iteration and after the loop, which the alias tree
-  // (slots are roots) does not know: refused when either is written.
+  // Two slots the body gives one buffer (`y = y * 2; x = y`, or `x =
+  // sin(x)` and an inner loop `t = x`) are two names of it in the next
+  // iteration and after the loop, which the alias tree (slots are roots)
+  // does not know: refused when either is written.
   void checkSlotsSharingBuffers(Node* loop) {
     Block* body = loop->block(0);
     for (size_t i = 1; i < body->returns().size(); ++i) {
       if (!body->ret(i)->type()->isTensor()) continue;
+      std::set<const Value*> rootsOfI, seen;
+      bufferRoots(body->ret(i), loop, rootsOfI, seen);
       for (size_t j = i + 1; j < body->returns().size(); ++j) {
-        if (!body->ret(j)->type()->isTensor() || tree_.rootOf(body->ret(i)) != tree_.rootOf(body->ret(j)))
-          continue;
+        if (!body->ret(j)->type()->isTensor()) continue;
+        std::set<const Value*> rootsOfJ;
+        seen.clear();
+        bufferRoots(body->ret(j), loop, rootsOfJ, seen);
+        bool shared = false;
+        for (const Value* r : rootsOfJ) shared |= rootsOfI.count(r) != 0;
+        if (!shared) continue;
         for (Value* name : {loop->output(i - 1), loop->output(j - 1), body->param(i), body->param(j)})
           if (touchedByWrites(name)) refuseFlow(loop, body->ret(i));
       }
     }
+  }
+
+  // The roots whose buffer v (a value of `loop`'s body) may hold: its own,
+  // and, where it is handed on by a loop or branch nested in the body, those
+  // of what that loop or branch may pass on as it.
+  void bufferRoots(const Value* v, const Node* loop, std::set<const Value*>& roots, std::set<const Value*>& seen) {
+    if (!v->type()->isTensor() || !seen.insert(v).second) return;
+    const Value* root = tree_.rootOf(const_cast<Value*>(v));
+    roots.insert(root);
+    const Node* carrier = carrierOf(root);
+    if (!carrier || carrier == loop || !definedWithin(root, loop)) return;
+    for (const Value* passed : passedOnAs(root)) bufferRoots(passed, loop, roots, seen);
   }
 
   void checkIf(Node* branch) {

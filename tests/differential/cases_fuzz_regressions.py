@@ -10,7 +10,8 @@ it held before, loop-carried names that end up sharing one tensor, a loop
 output that may still be its input when it is written, a view carried
 through a loop and a branch that is the same view on every path, an outer
 tensor handed to a loop-carried name through an inner loop or branch, a
-tile filled in pieces inside another tile's fill."""
+new tensor an inner loop hands to another carried name, a tile filled in
+pieces inside another tile's fill."""
 
 from case_builders import case
 
@@ -362,4 +363,18 @@ def f(y: torch.Tensor) -> int:
     t = torch.softmax(torch.stack([y, y], 0), 0)
     return int(t.argmax())
 """, {"y": ("f32", [2, 4])}),
+    # An inner loop hands the outer body's new tensor on as another
+    # carried name: after the loop both names hold one buffer, and the write
+    # through one must show through the other (refused, as other slots
+    # sharing a buffer are: the imperative graph runs it).
+    case("inner_loop_hands_a_new_tensor_to_another_carried_name", """
+def f(x: torch.Tensor) -> torch.Tensor:
+    t1 = x
+    for i in range(1):
+        x = torch.sin(x)
+        for j in range(1):
+            t1 = x
+    x[1] = 0.5
+    return t1
+""", {"x": ("f32", [4, 5])}, fallback=True),
 ]
