@@ -222,7 +222,6 @@ std::unique_ptr<ContractionKernel> ContractionKernel::create(const std::vector<c
     if (e->sibling) {
       sibling = create({e->sibling}, threads);
       if (!sibling) return nullptr;
-      f->sibling = std::make_shared<const Form>(sibling->form());
       for (const Value* v : sibling->operands()) f->siblingOperands.push_back(operandIndex(v));
     }
     f->steps = e->steps;
@@ -350,18 +349,19 @@ void ContractionKernel::runByColumns(const float* a, const float* b, float* pack
   }
 }
 
-void ContractionKernel::runByParts(const float* a, const float* b, const float* siblingB, const Finishing& with,
-                                   const Finishing& siblingWith) const {
+void ContractionKernel::runByParts(const float* a, const float* b, const float* siblingB,
+                                   const Finishing& with) const {
   const Form& f = form_;
   const int64_t tiles = (f.m + tileRows_ - 1) / tileRows_;
 #pragma omp parallel num_threads(threads_)
   {
-    // The sibling's parts stay with the thread that reads them next.
+    // The sibling's parts stay with the thread that reads them next. The
+    // sibling is a lone product that reads its B in place (not linear's W):
+    // nothing to finish.
     thread_local AlignedFloats siblingParts;
-    Finishing own = with, siblings = siblingWith;
+    Finishing own = with;
     if (siblingB) {
       siblingParts.resize(size_t(f.m * f.n));
-      siblings.out = siblingParts.data();
       for (size_t i = 0; i < f.stepOperands.size(); ++i)
         if (f.stepOperands[i] == kSiblingProduct) own.operands[i] = siblingParts.data();
     }
@@ -372,11 +372,8 @@ void ContractionKernel::runByParts(const float* a, const float* b, const float* 
       const int64_t rows = std::min(tileRows_, f.m - r0), cols = std::min(columnPart_, f.n - c0);
       const float* at = a + r0 * f.k;
       prefetchToL2(at, rows * f.k);
-      if (siblingB) {
-        float* st = siblings.out + r0 * f.n + c0;
-        sibling_->products_.at({rows, cols}).main.execute(siblingB + c0, at, st);
-        sibling_->finish(siblings, st, rows, cols);
-      }
+      if (siblingB)
+        sibling_->products_.at({rows, cols}).main.execute(siblingB + c0, at, siblingParts.data() + r0 * f.n + c0);
       float* ot = with.out + r0 * f.n + c0;
       products_.at({rows, cols}).main.execute(b + c0, at, ot);
       finish(own, ot, rows, cols);
@@ -397,7 +394,23 @@ void ContractionKernel::runDots(const float* a, const float* w, const Finishing&
 
 void ContractionKernel::run(const std::vector<const Tensor*>& operands, Tensor& out) const {
   STITCH_ASSERT(runnable(), "a contraction kernel run before its tile epilogue was set");
+  runInto(operands, static_cast<float*>(out.rawData()));
+}
+
+void ContractionKernel::runInto(const std::vector<const Tensor*>& operands, float* out) const {
   const Form& f = form_;
+  auto data = [&operands](int64_t i) { return static_cast<const float*>(operands[size_t(i)]->rawData()); };
+  // The sibling's product: by parts (runByParts), or whole now, before
+  // this product stages its B (the sibling stages its own in the same
+  // buffer), into a buffer kept for the next call.
+  const float* siblingB = siblingByParts() ? data(f.siblingOperands.at(1)) : nullptr;
+  thread_local AlignedFloats siblingWhole;
+  if (sibling_ && !siblingB) {
+    std::vector<const Tensor*> siblingOperands;
+    for (int64_t i : f.siblingOperands) siblingOperands.push_back(operands[size_t(i)]);
+    siblingWhole.resize(size_t(f.batch * f.m * f.n));
+    sibling_->runInto(siblingOperands, siblingWhole.data());
+  }
   const float* a = static_cast<const float*>(operands[0]->rawData());
   const float* b = static_cast<const float*>(operands[1]->rawData());
   // B as the kernels read it: packed panels, or the operand itself,
@@ -408,29 +421,15 @@ void ContractionKernel::run(const std::vector<const Tensor*>& operands, Tensor& 
   if (panel_ > 0) staged.resize(size_t(packedEntries * bStride));
   const float* bRead = panel_ > 0 ? staged.data() : b;
   float* packed = staged.data();
-  auto data = [&operands](int64_t i) { return static_cast<const float*>(operands[size_t(i)]->rawData()); };
   Finishing with;
-  with.out = static_cast<float*>(out.rawData());
+  with.out = out;
   float* o = with.out;
   if (f.bias) with.linearBias = data(2);
   if (f.epilogueBias >= 0) with.bias = data(f.epilogueBias);
   for (size_t i = 0; i < f.stepOperands.size(); ++i)
-    if (f.stepOperands[i] != kSiblingProduct) with.operands[i] = data(f.stepOperands[i]);
-  // The sibling's product: by parts below, or whole now.
-  Finishing siblingWith;
-  const float* siblingB = nullptr;
-  Tensor siblingOut;
-  if (siblingByParts()) {
-    siblingB = data(f.siblingOperands.at(1));
-    if (f.sibling->bias) siblingWith.linearBias = data(f.siblingOperands.at(2));
-  } else if (sibling_) {
-    std::vector<const Tensor*> siblingOperands;
-    for (int64_t i : f.siblingOperands) siblingOperands.push_back(operands[size_t(i)]);
-    siblingOut = Tensor::uninitialized(out.sizes(), DType::f32);
-    sibling_->run(siblingOperands, siblingOut);
-    for (size_t i = 0; i < f.stepOperands.size(); ++i)
-      if (f.stepOperands[i] == kSiblingProduct) with.operands[i] = static_cast<const float*>(siblingOut.rawData());
-  }
+    with.operands[i] = f.stepOperands[i] != kSiblingProduct ? data(f.stepOperands[i])
+                       : siblingB                          ? nullptr  // each thread's own parts
+                                                           : siblingWhole.data();
   if (dots_) {
     runDots(a, b, with);
     return;
@@ -441,7 +440,7 @@ void ContractionKernel::run(const std::vector<const Tensor*>& operands, Tensor& 
   }
   const int64_t tiles = (f.m + tileRows_ - 1) / tileRows_;
   if (columnParts_ > 0) {
-    runByParts(a, b, siblingB, with, siblingWith);
+    runByParts(a, b, siblingB, with);
     return;
   }
   const int64_t wholePanels = panel_ > 0 ? f.n / panel_ * panel_ : f.n;

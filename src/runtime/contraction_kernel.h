@@ -80,13 +80,15 @@ class ContractionKernel {
     // The combining steps' tensors: their indices in operands(), or
     // kSiblingProduct.
     std::vector<int64_t> stepOperands;
-    // The epilogue's sibling product (a lone product's form) and its
-    // tensor inputs' indices in operands(); or none.
-    std::shared_ptr<const Form> sibling;
+    // The tensor inputs of the epilogue's sibling product (sibling()):
+    // their indices in operands().
     std::vector<int64_t> siblingOperands;
   };
   static constexpr int64_t kSiblingProduct = -1;
   const Form& form() const { return form_; }
+  // The epilogue's sibling product, a lone product of C's shape and A; or
+  // null.
+  const ContractionKernel* sibling() const { return sibling_.get(); }
   // Whether the epilogue's steps are compiled code (not none or a lone
   // relu), which run() needs set first.
   bool compiledEpilogue() const { return compiledSteps(form_.steps); }
@@ -141,8 +143,9 @@ class ContractionKernel {
   // Few row tiles, B in place: each thread a part of C's columns of every
   // tile (columnParts()); with siblingB, the sibling's product of the part
   // first, into a buffer of the thread's laid out as C.
-  void runByParts(const float* a, const float* b, const float* siblingB, const Finishing& with,
-                  const Finishing& siblingWith) const;
+  void runByParts(const float* a, const float* b, const float* siblingB, const Finishing& with) const;
+  // run() into `out`, dense of the output's shape.
+  void runInto(const std::vector<const Tensor*>& operands, float* out) const;
   // The threads share C's columns in runs of kDotColumns.
   static constexpr int64_t kDotColumns = 64;
   void runDots(const float* a, const float* w, const Finishing& with) const;

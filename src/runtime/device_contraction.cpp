@@ -73,11 +73,12 @@ bool deviceRunsContraction(GpuDevice& device, const ContractionKernel::Form& f) 
   if (!device.blas()) return false;
   for (int64_t v : {f.batch, f.m, f.n, f.k})
     if (v > INT_MAX) return false;
-  return !f.sibling || deviceRunsContraction(device, *f.sibling);
+  return true;
 }
 
-int runContractionOnDevice(GpuDevice& device, const ContractionKernel::Form& f,
+int runContractionOnDevice(GpuDevice& device, const ContractionKernel& kernel,
                            const std::vector<CudaPointer>& operands, CudaPointer out) {
+  const ContractionKernel::Form& f = kernel.form();
   GpuBlas* blas = device.blas();
   STITCH_ASSERT(blas, "a contraction on a device without BLAS");
   const int64_t count = f.batch * f.m * f.n;
@@ -87,11 +88,11 @@ int runContractionOnDevice(GpuDevice& device, const ContractionKernel::Form& f,
   // records it).
   int launches = 0;
   CudaPointer siblingOut = 0;
-  if (f.sibling) {
+  if (const ContractionKernel* sibling = kernel.sibling()) {
     std::vector<CudaPointer> siblingOperands;
     for (int64_t i : f.siblingOperands) siblingOperands.push_back(operands.at(size_t(i)));
     siblingOut = device.allocate(size_t(count) * sizeof(float));
-    launches += runContractionOnDevice(device, *f.sibling, siblingOperands, siblingOut);
+    launches += runContractionOnDevice(device, *sibling, siblingOperands, siblingOut);
   }
   // C^T[n, m] = op(B)^T[n, k] A^T[k, m] per batch entry, column-major.
   blas->sgemmStridedBatched(f.transposedB, false, f.n, f.m, f.k, operands.at(1), f.transposedB ? f.k : f.n,

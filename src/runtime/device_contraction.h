@@ -18,17 +18,18 @@
 namespace stitch {
 
 // False when the device has no BLAS or a size exceeds its 32-bit
-// arguments: the contraction then runs on the host.
+// arguments: the contraction then runs on the host. (A sibling product
+// has the same sizes.)
 bool deviceRunsContraction(GpuDevice& device, const ContractionKernel::Form& form);
 
 // The epilogue kernel's CUDA text, as loaded.
 std::string contractionEpilogueSource();
 
 // Queues the contraction (deviceRunsContraction holds) and returns its
-// launches (the product, and the epilogue when there is one). `operands`
-// as ContractionKernel::operands() lists them, dense f32 on the device;
-// `out` holds batch x m x n floats.
-int runContractionOnDevice(GpuDevice& device, const ContractionKernel::Form& form,
+// launches (its sibling's product, the product, and the epilogue when
+// there is one). `operands` as kernel.operands() lists them, dense f32 on
+// the device; `out` holds batch x m x n floats.
+int runContractionOnDevice(GpuDevice& device, const ContractionKernel& kernel,
                             const std::vector<CudaPointer>& operands, CudaPointer out);
 
 }  // namespace stitch

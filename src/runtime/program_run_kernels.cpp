@@ -117,7 +117,7 @@ bool ProgramRun::contractOnDevice(const Kernel& k, const ContractionKernel& kern
   {
     KernelClock clock(*this);
     // The dispatch counted one call; an epilogue is a second launch.
-    kernelCalls_ += runContractionOnDevice(gpuDevice(), kernel.form(), operands, result) - 1;
+    kernelCalls_ += runContractionOnDevice(gpuDevice(), kernel, operands, result) - 1;
   }
   device_->endCall();
   bind(k.outputs.at(0), std::move(out));

@@ -124,16 +124,13 @@ std::optional<ContractionEpilogue> contractionEpilogue(const Node* product, cons
     computed.insert(n->output());
   }
   size_t next = 0;
-  const Node* add = steps[0];
-  if (add->is("add") && add->inputs().size() == 3) {
-    AluOp combine;
-    const Value* other = combinedWith(add, value, combine);
-    if (other && !isF32Of(other, shape) && isF32Of(other, {shape.back()})) {
-      if (!readByAlone(value, add) || !isF32Of(add->output(), shape)) return std::nullopt;
-      e.bias = other;
-      value = add->output();
-      next = 1;
-    }
+  AluOp combine;
+  const Value* row = combinedWith(steps[0], value, combine);
+  if (row && combine == AluOp::Add && !isF32Of(row, shape) && isF32Of(row, {shape.back()})) {
+    if (!readByAlone(value, steps[0]) || !isF32Of(steps[0]->output(), shape)) return std::nullopt;
+    e.bias = row;
+    value = steps[0]->output();
+    next = 1;
   }
   // An operand's activation, by its result: the operand and the activation.
   std::map<const Value*, std::pair<const Value*, AluOp>> activatedOperands;

@@ -85,19 +85,14 @@ def f(x: torch.Tensor, k: int) -> Tuple[torch.Tensor, torch.Tensor]:
     # in place before its relu: the relu must not become the product's
     # epilogue, which would run the product after the write.
     case("product_input_written_before_its_activation", """
-def f(x: torch.Tensor, w: torch.Tensor) -> torch.Tensor:
+def f(x: torch.Tensor, w: torch.Tensor, k: int) -> torch.Tensor:
     x = x.clone()
     p = x @ w
     x.add_(1.0)
     r = torch.relu(p)
-    ys: List[torch.Tensor] = []
-    for i in range(3):
-        x.add_(1.0)
-        if i == 1:
-            y = x
-        else:
-            y = x * 1.0
-        ys.append(y)
-    return r + torch.stack(ys).sum(0).mean()
-""", {"x": ("f32", [64, 96]), "w": ("f32", [96, 64])}, fallback=True),
+    l = [x, x * 2.0]
+    for i in range(k):
+        l[i].add_(1.0)
+    return r + l[1].mean()
+""", {"x": ("f32", [64, 96]), "w": ("f32", [96, 64]), "k": 2}, fallback=True),
 ]

@@ -357,7 +357,7 @@ TEST(ContractionKernel, SiblingProductsOfOneARunInOneKernel) {
           EXPECT_EQ(kernelsOfKind(own, KernelKind::Contraction), 2) << "the gate product, a kernel of its own";
           for (const auto& ck : contractionKernels(fused, threads, 1)) {
             ASSERT_TRUE(ck);
-            ASSERT_TRUE(ck->form().sibling);
+            ASSERT_TRUE(ck->sibling());
             EXPECT_EQ(ck->siblingByParts(), threads > 1 && m <= 16 && !ck->form().transposedB);
           }
           IValueList got = fused.exe->run(cloneInputs(in));
