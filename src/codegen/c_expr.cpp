@@ -40,7 +40,7 @@ std::string one(DType t) { return std::string("(") + cTypeName(t) + ")1"; }
 // The <math.h> function computing a float-only unary op, or null.
 const char* libmUnary(AluOp op) {
   switch (op) {
-    case AluOp::Exp: return "exp";
+    case AluOp::Exp: case AluOp::ExpNonPos: return "exp";
     case AluOp::Exp2: return "exp2";
     case AluOp::Expm1: return "expm1";
     case AluOp::Log: return "log";
@@ -77,6 +77,7 @@ std::optional<PreludeFn> preludeUnary(AluOp op) {
 std::optional<PreludeFn> floatMathUnary(AluOp op) {
   switch (op) {
     case AluOp::Exp: return PreludeFn::Exp;
+    case AluOp::ExpNonPos: return PreludeFn::ExpNonPos;
     case AluOp::Exp2: return PreludeFn::Exp2;
     case AluOp::Expm1: return PreludeFn::Expm1;
     case AluOp::Tanh: return PreludeFn::Tanh;

@@ -113,6 +113,7 @@ const char* fnName(PreludeFn fn) {
     case PreludeFn::GeluErf: return "gelu_erf";
     case PreludeFn::GeluTanh: return "gelu_tanh";
     case PreludeFn::Exp: return "exp";
+    case PreludeFn::ExpNonPos: return "exp_nonpos";
     case PreludeFn::Exp2: return "exp2";
     case PreludeFn::Expm1: return "expm1";
     case PreludeFn::Tanh: return "tanh";
@@ -136,6 +137,7 @@ const char* helperCode(PreludeFn fn, DType dtype) {
     case PreludeFn::GeluErf: return isFloat ? kGeluErf : nullptr;
     case PreludeFn::GeluTanh: return isFloat ? kGeluTanh : nullptr;
     case PreludeFn::Exp:
+    case PreludeFn::ExpNonPos:
     case PreludeFn::Exp2:
     case PreludeFn::Expm1:
     case PreludeFn::Tanh:
@@ -173,6 +175,7 @@ bool usesKernelMath(PreludeFn fn, DType dtype) {
   if (dtype != DType::f32) return false;
   switch (fn) {
     case PreludeFn::Exp:
+    case PreludeFn::ExpNonPos:
     case PreludeFn::Exp2:
     case PreludeFn::Expm1:
     case PreludeFn::Tanh:

@@ -20,7 +20,7 @@ namespace stitch {
 
 enum class PreludeFn : uint8_t {
   FloorDiv, Remainder, Max, Min, Pow, Sigmoid, Silu, GeluErf, GeluTanh,
-  Exp, Exp2, Expm1, Tanh, Erf,  // f32 only (f64 calls <math.h>)
+  Exp, ExpNonPos, Exp2, Expm1, Tanh, Erf,  // f32 only (f64 calls <math.h>)
   DivByConstant,                // f32 only: kernel_math.h's stitch_kdivc_f32
 };
 

@@ -305,8 +305,8 @@ class KernelWriter {
   static constexpr int64_t kVectorLanes = 16;
   static bool longChain(AluOp op) {
     switch (op) {
-      case AluOp::Exp: case AluOp::Exp2: case AluOp::Expm1: case AluOp::Tanh: case AluOp::Erf:
-      case AluOp::Sigmoid: case AluOp::Silu: case AluOp::GeluErf: case AluOp::GeluTanh: return true;
+      case AluOp::Exp: case AluOp::ExpNonPos: case AluOp::Exp2: case AluOp::Expm1: case AluOp::Tanh:
+      case AluOp::Erf: case AluOp::Sigmoid: case AluOp::Silu: case AluOp::GeluErf: case AluOp::GeluTanh: return true;
       default: return false;
     }
   }

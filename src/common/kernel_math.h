@@ -115,6 +115,21 @@ static inline float stitch_kexp_f32(float x) {
   float p = stitch_km_exp_poly(r);
   return fmaf(s1, p, s1) * s2;
 }
+/* exp(x) for x <= 43 (or NaN): softmax's and logsumexp's exp(x - max x),
+ * whose argument is never positive. 2^k for k in [-150, 62] is one factor
+ * 2^(k + 64), normal there, and a last multiply by 2^-64: the fma rounds
+ * (1 + p) at the same relative place as stitch_kexp_f32's first factor
+ * does, and the last multiply rounds only a denormal result, as its second
+ * factor does. The same bits as stitch_kexp_f32 for every x <= 43 (all 3.3e9
+ * such floats compared when this was written) in 2 integer operations
+ * instead of 6. */
+static inline float stitch_kexp_nonpos_f32(float x) {
+  float shifted;
+  float r = stitch_km_reduce(stitch_km_clamp(x, -104.0f, 43.0f), &shifted);
+  float s = stitch_km_asfloat((stitch_km_asuint(shifted) - 0x4B400000u + 191u) << 23);
+  float p = stitch_km_exp_poly(r);
+  return fmaf(s, p, s) * 0x1p-64f;
+}
 /* expm1's polynomial of x's reduced r, and *h = 2^(k - 1) (x clamped to
  * [-18, 89] or in it). */
 static inline float stitch_km_expm1_terms(float x, float* h) {

@@ -147,11 +147,11 @@ __attribute__((always_inline)) inline void attendChunkOf(const Block& b, const S
     float sumLanes[kLanes] = {};
     for (int64_t j = 0; j < fullKeys; j += kLanes)
       for (int64_t l = 0; l < kLanes; ++l) {
-        sr[j + l] = stitch_kexp_f32(sr[j + l] - m);
+        sr[j + l] = stitch_kexp_nonpos_f32(sr[j + l] - m);
         sumLanes[l] += sr[j + l];
       }
     for (int64_t t = 0; fullKeys + t < b.keys; ++t) {
-      sr[fullKeys + t] = stitch_kexp_f32(sr[fullKeys + t] - m);
+      sr[fullKeys + t] = stitch_kexp_nonpos_f32(sr[fullKeys + t] - m);
       sumLanes[t] += sr[fullKeys + t];
     }
     maxOut[r] = m;

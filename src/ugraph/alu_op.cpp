@@ -14,6 +14,7 @@ const char* aluOpName(AluOp op) {
     case AluOp::Round: return "ROUND";
     case AluOp::Trunc: return "TRUNC";
     case AluOp::Exp: return "EXP";
+    case AluOp::ExpNonPos: return "EXP_NONPOS";
     case AluOp::Exp2: return "EXP2";
     case AluOp::Expm1: return "EXPM1";
     case AluOp::Log: return "LOG";

@@ -21,6 +21,8 @@ enum class AluOp : uint8_t {
   Exp, Exp2, Expm1, Log, Log2, Log1p, Sqrt, Rsqrt, Reciprocal,
   Sin, Cos, Tan, Asin, Acos, Atan, Sinh, Cosh, Tanh,
   Sigmoid, Silu, Erf, GeluErf, GeluTanh, Relu,
+  ExpNonPos,   // exp of an argument its producer knows is <= 0 or NaN (x - max x):
+               // exp's value; a cheaper f32 kernel (common/kernel_math.h)
   IsNan,       // bool result
   // Binary.
   Add, Sub, Mul,  // wrap for integers

@@ -170,7 +170,7 @@ int lowerReduce(LowerContext& ctx, const Node& n, const std::vector<int>& idx) {
     int m = fold(tg, ReduceOp::Max, out, tg.cast(x, out), vars);
     std::vector<int> vars2;
     int x2 = tg.cast(ctx.element(self, inputIndex(ctx, shape, r, idx, vars2)), out);
-    int e = tg.alu(AluOp::Exp, out, {tg.alu(AluOp::Sub, out, {x2, m})});
+    int e = tg.alu(AluOp::ExpNonPos, out, {tg.alu(AluOp::Sub, out, {x2, m})});
     int s = fold(tg, ReduceOp::Sum, out, e, vars2);
     int finite = tg.alu(AluOp::Add, out, {m, tg.alu(AluOp::Log, out, {s})});
     int special = tg.alu(AluOp::IsNan, DType::b8, {tg.alu(AluOp::Sub, out, {m, m})});
@@ -288,7 +288,8 @@ int lowerSoftmax(LowerContext& ctx, const Node& n, const std::vector<int>& idx) 
   int r1 = tg.newReduceVar(shape[d]);
   int m = fold(tg, ReduceOp::Max, t, along(r1), {r1});
   int r2 = tg.newReduceVar(shape[d]);
-  int e2 = tg.alu(AluOp::Exp, t, {tg.alu(AluOp::Sub, t, {along(r2), m})});
+  // x - max x is never positive (or NaN): exp by the cheaper kernel for that.
+  int e2 = tg.alu(AluOp::ExpNonPos, t, {tg.alu(AluOp::Sub, t, {along(r2), m})});
   int scale = -1;
   if (!n.is("log_softmax") && shape[d] * (int64_t)dtypeSize(t) <= kSoftmaxTileBytes) {
     // The exponentials go into a tile of the row as they are computed; the
@@ -303,7 +304,7 @@ int lowerSoftmax(LowerContext& ctx, const Node& n, const std::vector<int>& idx) 
   int xi = tg.cast(ctx.element(self, idx), t);
   int shifted = tg.alu(AluOp::Sub, t, {xi, m});
   if (n.is("log_softmax")) return tg.alu(AluOp::Sub, t, {shifted, tg.alu(AluOp::Log, t, {s})});
-  int e = tg.alu(AluOp::Exp, t, {shifted});
+  int e = tg.alu(AluOp::ExpNonPos, t, {shifted});
   scale = tg.alu(AluOp::Div, t, {tg.constFloat(1.0, t), s});
   return tg.alu(AluOp::Mul, t, {e, scale});
 }

@@ -67,7 +67,7 @@ T unaryOp(AluOp op, T x) {
       case AluOp::Round: return std::nearbyint(x);
       case AluOp::Trunc: return std::trunc(x);
       // The interpreter's functions (interp/unary_math.h), bit for bit.
-      case AluOp::Exp: return expOf(x);
+      case AluOp::Exp: case AluOp::ExpNonPos: return expOf(x);
       case AluOp::Exp2: return exp2Of(x);
       case AluOp::Expm1: return expm1Of(x);
       case AluOp::Log: return std::log(x);

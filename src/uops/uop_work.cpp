@@ -116,7 +116,7 @@ class WorkCounter {
       }
     }
     switch (u.alu) {
-      case AluOp::Exp: case AluOp::Exp2: case AluOp::Expm1: case AluOp::Log: case AluOp::Log2:
+      case AluOp::Exp: case AluOp::ExpNonPos: case AluOp::Exp2: case AluOp::Expm1: case AluOp::Log: case AluOp::Log2:
       case AluOp::Log1p: case AluOp::Sqrt: case AluOp::Rsqrt: case AluOp::Reciprocal: case AluOp::Sin:
       case AluOp::Cos: case AluOp::Tan: case AluOp::Asin: case AluOp::Acos: case AluOp::Atan:
       case AluOp::Sinh: case AluOp::Cosh: case AluOp::Tanh: case AluOp::Sigmoid: case AluOp::Silu:

@@ -62,6 +62,12 @@ def f(x: torch.Tensor, y: torch.Tensor) -> List[torch.Tensor]:
     expr("softmax_dim0_method", "x.softmax(0)"),
     expr("softmax_large_values", "torch.softmax(x * 100.0, 1)"),
     expr("softmax_dtype", "torch.softmax(x, 1, dtype=torch.float64)"),
+    # Long rows (1.2 and 1.3 MB, past a core's L2 share), their exps of
+    # x - max x by EXP_NONPOS's kernel; 4100 columns are not a whole number
+    # of vectors or of the exp pass's prefetch chunks.
+    expr("softmax_long_rows", "torch.softmax(x * 30.0, -1)", {"x": ("f32", [72, 4100])}),
+    expr("log_softmax_logsumexp_long_rows", "[torch.log_softmax(x * 30.0, 1), torch.logsumexp(x, 1)]",
+         {"x": ("f32", [40, 8200])}, ret=LIST),
     expr("log_softmax", "[torch.log_softmax(x, 1), x.log_softmax(-1)]", ret=LIST),
     expr("logsumexp", "[torch.logsumexp(x, 1), x.logsumexp([0, 2], keepdim=True)]", ret=LIST),
     expr("cumsum", "[torch.cumsum(x, 1), x.cumsum(-1)]", ret=LIST),

@@ -49,6 +49,7 @@ std::optional<InterpOp> interpOp(AluOp op) {
     case AluOp::Round: return InterpOp{"round", TypeSet::Numeric};
     case AluOp::Trunc: return InterpOp{"trunc", TypeSet::Numeric};
     case AluOp::Exp: return InterpOp{"exp", TypeSet::Floating};
+    case AluOp::ExpNonPos: return InterpOp{"exp", TypeSet::Floating};
     case AluOp::Exp2: return InterpOp{"exp2", TypeSet::Floating};
     case AluOp::Expm1: return InterpOp{"expm1", TypeSet::Floating};
     case AluOp::Log: return InterpOp{"log", TypeSet::Floating};
@@ -214,6 +215,7 @@ int64_t ulpDistance(float a, float b) {
 int64_t kernelMathUlps(AluOp op) {
   switch (op) {
     case AluOp::Exp:
+    case AluOp::ExpNonPos:
     case AluOp::Exp2:
     case AluOp::Expm1: return 1;
     case AluOp::Tanh:
@@ -317,6 +319,9 @@ TEST(AluSemantics, EveryOpOnEveryDtypeMatchesTheInterpreter) {
       if (!isFloating(t) && (op == AluOp::FloorDiv || op == AluOp::Remainder))
         for (int64_t k = 0; k < n; ++k)
           if (c.operands[1].getInt(k) == 0) c.operands[1].setInt(k, 1);
+      // EXP_NONPOS's producers give it arguments <= 0 (or NaN) only.
+      if (op == AluOp::ExpNonPos)
+        for (int64_t k = 0; k < n; ++k) c.operands[0].setDouble(k, -std::fabs(c.operands[0].getDouble(k)));
       if (!isFloating(t) && (op == AluOp::Div || op == AluOp::Mod))
         for (int64_t k = 0; k < n; ++k) {
           c.operands[0].setInt(k, (int64_t)(rng()() % 100000));
@@ -593,12 +598,45 @@ TEST(AluSemantics, KernelMathIsWithinItsUlpBoundsAcrossTheF32Range) {
   }
 }
 
+// EXP_NONPOS (softmax's exp(x - max x)) is exp by a cheaper kernel: the
+// same bits as EXP's for every argument it can be given (<= 0 and NaN) and
+// up to 43, on the floats across the range and every float near its
+// clamp and near the denormal boundary, where its one scaled factor differs
+// from exp's two.
+TEST(AluSemantics, ExpOfANonPositiveArgumentHasExpsBits) {
+  FreshCacheDir cache;
+  std::vector<float> xs;
+  for (float x : floatsAcrossTheRange())
+    if (!(x > 43.0f)) xs.push_back(x);
+  for (float edge : {-104.0f, -87.5f, -103.0f, 43.0f, 0.0f}) {
+    float x = edge;
+    for (int i = 0; i < (1 << 16); ++i) x = std::nextafter(x, -INFINITY);
+    for (int i = 0; i < (1 << 17) && !(x > 43.0f); ++i, x = std::nextafter(x, INFINITY)) xs.push_back(x);
+  }
+  xs.resize(xs.size() - xs.size() % 16 + 5);  // a scalar remainder after the vector loop
+  const int64_t n = (int64_t)xs.size();
+  auto lib = loadCompiled(renderC({aluKernel("e", AluOp::Exp, DType::f32, DType::f32, n),
+                                   aluKernel("en", AluOp::ExpNonPos, DType::f32, DType::f32, n)}));
+  Tensor in = Tensor::empty({n}, DType::f32), exp = Tensor::empty({n}, DType::f32),
+         expNonPos = Tensor::empty({n}, DType::f32);
+  std::memcpy(in.rawData(), xs.data(), n * sizeof(float));
+  void* bufsExp[] = {exp.rawData(), in.rawData()};
+  void* bufsNonPos[] = {expNonPos.rawData(), in.rawData()};
+  lib->function("e")(bufsExp, nullptr, 1);
+  lib->function("en")(bufsNonPos, nullptr, 1);
+  int failures = 0;
+  for (int64_t k = 0; k < n && failures < 5; ++k)
+    if (!sameElement(expNonPos, exp, k))
+      ++failures, ADD_FAILURE() << "EXP_NONPOS(" << xs[k] << ") = " << expNonPos.getDouble(k) << ", EXP "
+                                << exp.getDouble(k);
+}
+
 // A loop applying any of them vectorizes (a libm call would keep it scalar).
 TEST(AluSemantics, FloatMathLoopsVectorize) {
   if (!hostCCompiler().isClang) GTEST_SKIP() << "vectorization remarks are read from clang";
   FreshCacheDir cache;
-  for (AluOp op : {AluOp::Exp, AluOp::Exp2, AluOp::Expm1, AluOp::Tanh, AluOp::Sigmoid, AluOp::Silu, AluOp::Erf,
-                   AluOp::GeluErf}) {
+  for (AluOp op : {AluOp::Exp, AluOp::ExpNonPos, AluOp::Exp2, AluOp::Expm1, AluOp::Tanh, AluOp::Sigmoid,
+                   AluOp::Silu, AluOp::Erf, AluOp::GeluErf}) {
     std::string source = renderC({aluKernel("vec", op, DType::f32, DType::f32, 4096)});
     CompilerRun run = compileWithVectorizeRemarks(cache.path(), source);
     ASSERT_EQ(run.exitCode, 0) << run.output;

@@ -38,7 +38,7 @@ inline EvalValue evalAlu(const UOp& u, const std::vector<UOp>& uops, const std::
     case AluOp::FloorDiv: r.i = (int64_t)std::floor((double)I(0) / (double)I(1)); break;
     case AluOp::Max: fl ? setF(std::isnan(F(0)) || F(0) > F(1) ? F(0) : F(1)) : (void)(r.i = std::max(I(0), I(1))); break;
     case AluOp::Min: fl ? setF(std::isnan(F(0)) || F(0) < F(1) ? F(0) : F(1)) : (void)(r.i = std::min(I(0), I(1))); break;
-    case AluOp::Exp: setF(std::exp(F(0))); break;
+    case AluOp::Exp: case AluOp::ExpNonPos: setF(std::exp(F(0))); break;
     case AluOp::Neg: fl ? setF(-F(0)) : (void)(r.i = -I(0)); break;
     case AluOp::Sigmoid: setF(1.0 / (1.0 + std::exp(-F(0)))); break;
     case AluOp::CmpLT: r.i = fl ? F(0) < F(1) : I(0) < I(1); break;
