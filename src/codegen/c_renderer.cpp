@@ -3,12 +3,14 @@
 #include <algorithm>
 #include <optional>
 #include <set>
+#include <utility>
 
 #include "codegen/c_expr.h"
 #include "codegen/c_prelude.h"
 #include "codegen/cuda_threads.h"
 #include "codegen/kernel_abi.h"
 #include "codegen/parallel_blocks.h"
+#include "codegen/row_prefetch.h"
 #include "codegen/text_cat.h"
 #include "common/error.h"
 #include "uops/lane_reduce.h"
@@ -242,6 +244,32 @@ class KernelWriter {
     }
     return true;
   }
+  // Opens loop `id` as a loop over chunks, each first asking for its share
+  // of the next row (codegen/row_prefetch.h), and returns the bounds of
+  // the loop's iterations within a chunk; nullopt (nothing opened) when the
+  // loop prefetches nothing.
+  std::optional<std::pair<std::string, std::string>> openPrefetchChunks(int id) {
+    int rowLoop = -1;
+    for (size_t s = scopes_.size(); s-- > 0 && rowLoop < 0;)
+      if (scopes_[s] == UOpKind::Loop) rowLoop = scopeIds_[s];
+    const std::vector<RowPrefetch> prefetches = rowPrefetches(kernel_.uops, id, rowLoop);
+    if (prefetches.empty()) return std::nullopt;
+    const UOp& u = at(id);
+    const std::string &lo = ref(u.src.at(0)), &hi = ref(u.src.at(1));
+    const std::string chunk = cat("chunk", std::to_string(id)), size = std::to_string(kRowPrefetchChunk);
+    open(id, UOpKind::Loop,
+         cat("for (int64_t ", chunk, " = ", lo, "; ", chunk, " < ", hi, "; ", chunk, " += ", size, ") {"));
+    chunked_.insert(id);
+    for (const RowPrefetch& p : prefetches) {
+      const std::string perLine = std::to_string(64 / dtypeSize(at(p.buffer).dtype));  // elements per cache line
+      line(cat("for (int64_t pf = 0; pf < ", size, "; pf += ", perLine, ") __builtin_prefetch(&", ref(p.buffer),
+               "[", ref(p.rowStart), " + ", std::to_string(p.rowStep), " + ", chunk, " + pf], 0, 2);"));
+    }
+    const bool whole = (at(u.src[1]).ival - at(u.src[0]).ival) % kRowPrefetchChunk == 0;
+    const std::string next = cat(chunk, " + ", size);
+    return std::make_pair(chunk, whole ? next : cat("(", next, " < ", hi, " ? ", next, " : ", hi, ")"));
+  }
+
   // What the vectorizer pragmas below need to know of loop `id`.
   struct LoopShape {
     std::optional<int64_t> trips;  // a constant trip count
@@ -446,16 +474,18 @@ class KernelWriter {
           return;
         }
         const bool inLoop = std::find(scopes_.begin(), scopes_.end(), UOpKind::Loop) != scopes_.end();
-        if (inLoop && writtenOut(id))
+        std::pair<std::string, std::string> bounds{ref(u.src.at(0)), ref(u.src.at(1))};
+        if (inLoop && writtenOut(id)) {
           line("#pragma unroll");
-        else if (target_ == RenderTarget::C) {
+        } else if (target_ == RenderTarget::C) {
+          if (auto chunk = openPrefetchChunks(id)) bounds = *chunk;
           const LoopShape shape = loopShape(id);
           if (int count = interleaveCount(shape); count > 1)
             line(cat("#pragma clang loop interleave_count(", std::to_string(count), ")"));
           if (foldsTail(shape)) line("#pragma clang loop vectorize_predicate(enable)");
         }
-        open(id, UOpKind::Loop, cat("for (int64_t ", i, " = ", ref(u.src.at(0)), "; ", i, " < ",
-                                ref(u.src.at(1)), "; ++", i, ") {"));
+        open(id, UOpKind::Loop,
+             cat("for (int64_t ", i, " = ", bounds.first, "; ", i, " < ", bounds.second, "; ++", i, ") {"));
         return;
       }
       case UOpKind::EndLoop:
@@ -472,6 +502,7 @@ class KernelWriter {
           return;
         }
         close(UOpKind::Loop);
+        if (chunked_.count(u.src.at(0))) close(UOpKind::Loop);  // the loop over its chunks
         if (threads_.shares(u.src.at(0))) {
           --sharedDepth_;
           barrier();
@@ -545,6 +576,7 @@ class KernelWriter {
   std::vector<UOpKind> scopes_;    // open SPECIAL / LOOP / IF
   std::vector<int> scopeIds_;      // their uop ids
   std::vector<int> defScope_;      // per uop: the innermost scope open at its definition (-1: none)
+  std::set<int> chunked_;          // loops opened as chunks of a loop (openPrefetchChunks)
   bool gridKernel_ = false;        // the kernel has a SPECIAL
   bool sawGrid_ = false;           // the first SPECIAL has been emitted
   int64_t gridCount_ = 0;          // its extent

@@ -115,6 +115,62 @@ TEST(CRenderer, ShortChainsFoldTheirTail) {
   for (size_t k = 0; k < in.size(); ++k) ASSERT_EQ(out[k], stitch_kexp_f32(in[k])) << "x = " << in[k];
 }
 
+// Rows of `cols` f32 elements, `rowsPerBlock` to a grid block: a first pass
+// copies the row of x into out1, a second writes exp(x) into out0 -- the
+// shape of softmax's max and exp passes, both reading the row of x.
+KernelUOps twoPassRows(const std::string& name, int64_t blocks, int64_t rowsPerBlock, int64_t cols) {
+  KernelBuilder b(name);
+  int out0 = b.global(0, DType::f32, true);
+  int out1 = b.global(1, DType::f32, true);
+  int x = b.global(2, DType::f32, false);
+  int g = b.special("gidx0", blocks);
+  int first = b.alu(AluOp::Mul, DType::i64, {g, b.i64(rowsPerBlock)});
+  int r = b.loop(first, b.alu(AluOp::Add, DType::i64, {first, b.i64(rowsPerBlock)}));
+  int row = b.alu(AluOp::Mul, DType::i64, {r, b.i64(cols)});
+  int c1 = b.loop(b.i64(0), b.i64(cols));
+  int i1 = b.alu(AluOp::Add, DType::i64, {row, c1});
+  b.store(out1, i1, b.load(x, i1));
+  b.endLoop(c1);
+  int c2 = b.loop(b.i64(0), b.i64(cols));
+  int i2 = b.alu(AluOp::Add, DType::i64, {row, c2});
+  b.store(out0, i2, b.alu(AluOp::Exp, DType::f32, {b.load(x, i2)}));
+  b.endLoop(c2);
+  b.endLoop(r);
+  return b.kernel();
+}
+
+// A second pass over a row that spans more than a core's L2 share asks for
+// the next row of the input it reads, chunk by chunk (codegen/row_prefetch.h):
+// not for the first pass, nor for buffers the kernel writes, nor for rows
+// that stay in cache. Rows that are whole chunks and rows with a partial
+// last chunk compute the same values as without, and write nothing past
+// the row (a guard after the output stays untouched).
+TEST(CRenderer, SecondPassesOverLongRowsPrefetchTheNextRow) {
+  FreshCacheDir cache;
+  const std::string prefetch = "__builtin_prefetch(";
+  EXPECT_EQ(renderC({twoPassRows("small", 2, 4, 1024)}).find(prefetch), std::string::npos);
+  for (int64_t cols : {4096, 7000}) {
+    const int64_t blocks = 20, rowsPerBlock = 4, n = blocks * rowsPerBlock * cols, guard = 512;  // 1.3 MB and more
+    const std::string source = renderC({twoPassRows("rows", blocks, rowsPerBlock, cols)});
+    const size_t at = source.find(prefetch);
+    ASSERT_NE(at, std::string::npos) << source;
+    EXPECT_EQ(source.find(prefetch, at + 1), std::string::npos) << source;  // the second pass, x only
+    EXPECT_NE(source.find("&data2[", at), std::string::npos) << source;
+    auto lib = loadCompiled(source);
+    std::vector<float> x = randomFloats(n, -90, 80);
+    for (int64_t threads : {1, 3}) {
+      std::vector<float> out0(n + guard, NAN), out1(n + guard, NAN);
+      void* bufs[] = {out0.data(), out1.data(), x.data()};
+      lib->function("rows")(bufs, nullptr, threads);
+      for (int64_t k = 0; k < n; ++k) {
+        ASSERT_EQ(out0[k], stitch_kexp_f32(x[k])) << "cols " << cols << ", element " << k;
+        ASSERT_EQ(out1[k], x[k]) << "cols " << cols << ", element " << k;
+      }
+      for (int64_t k = n; k < n + guard; ++k) ASSERT_TRUE(std::isnan(out0[k]) && std::isnan(out1[k])) << k;
+    }
+  }
+}
+
 // out[r] = (f32) sum over c of (f64) x[r, c]: an accumulator per grid block.
 TEST(CRenderer, SumReductionWithAccumulator) {
   FreshCacheDir cache;
