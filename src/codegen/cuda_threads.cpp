@@ -5,6 +5,8 @@
 #include <cstdlib>
 #include <optional>
 
+#include "uops/uop_affine.h"
+
 namespace stitch {
 
 bool CudaThreadPlan::shares(int loop) const {
@@ -16,15 +18,6 @@ bool CudaThreadPlan::sharedLocal(int local) const {
 }
 
 namespace {
-
-// An index as coef * loop + base + offset, base a value defined before
-// the loop opens (-1: none): the same in every iteration.
-struct Affine {
-  int64_t coef = 0;
-  int base = -1;
-  int64_t offset = 0;
-  bool operator==(const Affine&) const = default;
-};
 
 class ThreadPlanner {
  public:
@@ -268,24 +261,7 @@ class ThreadPlanner {
     return std::abs(slot->offset - written->offset) >= span;
   }
 
-  std::optional<Affine> affine(int id, int loop) const {
-    const UOp& u = uops_[id];
-    if (id == loop) return Affine{1, -1, 0};
-    if (u.kind == UOpKind::Const && u.dtype == DType::i64) return Affine{0, -1, u.ival};
-    if (id < loop) return Affine{0, id, 0};
-    if (u.kind != UOpKind::Alu || u.src.size() != 2) return std::nullopt;
-    std::optional<Affine> a = affine(u.src[0], loop), b = affine(u.src[1], loop);
-    if (!a || !b) return std::nullopt;
-    if (u.alu == AluOp::Add) {
-      if (a->base >= 0 && b->base >= 0) return std::nullopt;
-      return Affine{a->coef + b->coef, std::max(a->base, b->base), a->offset + b->offset};
-    }
-    if (u.alu == AluOp::Mul) {
-      if (b->coef == 0 && b->base < 0 && a->base < 0) return Affine{a->coef * b->offset, -1, a->offset * b->offset};
-      if (a->coef == 0 && a->base < 0 && b->base < 0) return Affine{b->coef * a->offset, -1, b->offset * a->offset};
-    }
-    return std::nullopt;
-  }
+  std::optional<Affine> affine(int id, int loop) const { return affineIn(uops_, id, loop); }
 
   bool dependsOn(int id, int loop) const {
     std::vector<int> stack = {id};

@@ -180,17 +180,18 @@ class MutationRewriter {
   // does not know: refused when either is written.
   void checkSlotsSharingBuffers(Node* loop) {
     Block* body = loop->block(0);
-    for (size_t i = 1; i < body->returns().size(); ++i) {
+    const size_t n = body->returns().size();
+    std::vector<std::set<const Value*>> roots(n);  // of each returned tensor
+    for (size_t i = 1; i < n; ++i) {
+      std::set<const Value*> seen;
+      bufferRoots(body->ret(i), loop, roots[i], seen);
+    }
+    for (size_t i = 1; i < n; ++i) {
       if (!body->ret(i)->type()->isTensor()) continue;
-      std::set<const Value*> rootsOfI, seen;
-      bufferRoots(body->ret(i), loop, rootsOfI, seen);
-      for (size_t j = i + 1; j < body->returns().size(); ++j) {
+      for (size_t j = i + 1; j < n; ++j) {
         if (!body->ret(j)->type()->isTensor()) continue;
-        std::set<const Value*> rootsOfJ;
-        seen.clear();
-        bufferRoots(body->ret(j), loop, rootsOfJ, seen);
         bool shared = false;
-        for (const Value* r : rootsOfJ) shared |= rootsOfI.count(r) != 0;
+        for (const Value* r : roots[j]) shared |= roots[i].count(r) != 0;
         if (!shared) continue;
         for (Value* name : {loop->output(i - 1), loop->output(j - 1), body->param(i), body->param(j)})
           if (touchedByWrites(name)) refuseFlow(loop, body->ret(i));
